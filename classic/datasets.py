@@ -1,0 +1,407 @@
+"""Data sets for the lab: 2-D generators, small categorical tables and two UCI files.
+
+The generators return ``(X, y)`` with ``X`` float64 of shape (n, 2) and ``y`` int64 labels
+``0..C-1``; each takes ``random_state`` (an int, a ``numpy.random.Generator`` or None) so a
+seed reproduces a picture. The toy tables return ``(X, y, feature_names)`` with ``X`` a 2-D
+array of strings. The UCI loaders find a local copy (argument, ``$CLASSIC_DATA_HOME``, then
+the repository's ``data/`` folder), or download it once from UCI, validate it line by line
+and cache it in ``data/``.
+
+Run ``python -m classic.datasets download`` to fetch both UCI files ahead of a class.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+import urllib.request
+import zipfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+RandomState = int | np.random.Generator | None
+Points = tuple[np.ndarray, np.ndarray]
+Table = tuple[np.ndarray, np.ndarray, list[str]]
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+
+
+def check_random_state(random_state: RandomState) -> np.random.Generator:
+    """Turn a seed, a Generator or None into a ``numpy.random.Generator``."""
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if random_state is None or isinstance(random_state, (int, np.integer)):
+        return np.random.default_rng(random_state)
+    raise ValueError(f"random_state must be an int, a numpy Generator or None, got {random_state!r}")
+
+
+def _check_positive(name: str, value: int, minimum: int = 1) -> None:
+    if int(value) != value or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+
+
+def _check_noise(noise: float) -> None:
+    if not np.isfinite(noise) or noise < 0:
+        raise ValueError(f"noise must be a finite number >= 0, got {noise!r}")
+
+
+def _shuffled(X: np.ndarray, y: np.ndarray, rng: np.random.Generator) -> Points:
+    order = rng.permutation(len(y))
+    return X[order].astype(np.float64), y[order].astype(np.int64)
+
+
+# --------------------------------------------------------------------------------------------
+# 2-D generators
+# --------------------------------------------------------------------------------------------
+
+
+def linearly_separable(n: int = 25, random_state: RandomState = None) -> Points:
+    """Points uniform in the unit square, label 1 above the line y = 1 − x, else 0.
+
+    This is the perceptron post's set-up: 25 points, the true separator ``x + y = 1``.
+    """
+    _check_positive("n", n)
+    rng = check_random_state(random_state)
+    X = rng.uniform(0.0, 1.0, size=(n, 2))
+    y = (X[:, 1] > 1.0 - X[:, 0]).astype(np.int64)
+    return X, y
+
+
+def xor(n: int = 4, noise: float = 0.0, random_state: RandomState = None) -> Points:
+    """The XOR problem: (0,0) and (1,1) are class 1, (1,0) and (0,1) are class 0.
+
+    ``n=4`` returns exactly the four corners (in the order (0,0), (1,1), (1,0), (0,1)).
+    A larger ``n`` spreads n points over noisy clusters around the corners, with Gaussian
+    scatter ``noise`` (0.15 when ``noise`` is 0, so that the clusters are visible).
+    """
+    _check_positive("n", n, minimum=4)
+    _check_noise(noise)
+    corners = np.array([[0.0, 0.0], [1.0, 1.0], [1.0, 0.0], [0.0, 1.0]])
+    labels = np.array([1, 1, 0, 0], dtype=np.int64)
+    if n == 4 and noise == 0:
+        return corners.copy(), labels.copy()
+    rng = check_random_state(random_state)
+    which = np.arange(n) % 4
+    scatter = noise if noise > 0 else 0.15
+    X = corners[which] + rng.normal(0.0, scatter, size=(n, 2))
+    return _shuffled(X, labels[which], rng)
+
+
+def gaussian_clusters(
+    n_per_class: int = 50,
+    centers: Sequence[Sequence[float]] = ((-4, 0), (4, 0)),
+    std: float = 1.0,
+    random_state: RandomState = None,
+) -> Points:
+    """Round Gaussian blobs, one class per centre (the k-NN post's dummy data)."""
+    _check_positive("n_per_class", n_per_class)
+    centers = np.asarray(centers, dtype=np.float64)
+    if centers.ndim != 2 or centers.shape[1] != 2 or len(centers) < 1:
+        raise ValueError(f"centers must be a list of (x, y) pairs, got shape {centers.shape}")
+    if not np.isfinite(std) or std <= 0:
+        raise ValueError(f"std must be a finite number > 0, got {std!r}")
+    rng = check_random_state(random_state)
+    y = np.repeat(np.arange(len(centers)), n_per_class)
+    X = centers[y] + rng.normal(0.0, std, size=(len(y), 2))
+    return _shuffled(X, y, rng)
+
+
+def concentric_circles(n: int = 200, noise: float = 0.1, random_state: RandomState = None) -> Points:
+    """Two rings: class 0 on the circle of radius 1, class 1 on the circle of radius 0.5."""
+    _check_positive("n", n, minimum=2)
+    _check_noise(noise)
+    rng = check_random_state(random_state)
+    y = np.arange(n) % 2
+    angle = rng.uniform(0.0, 2 * np.pi, size=n)
+    radius = np.where(y == 0, 1.0, 0.5)
+    X = np.column_stack([radius * np.cos(angle), radius * np.sin(angle)])
+    X += rng.normal(0.0, noise, size=X.shape)
+    return _shuffled(X, y, rng)
+
+
+def moons(n: int = 200, noise: float = 0.1, random_state: RandomState = None) -> Points:
+    """Two interleaving half circles (class 0 on top, class 1 below and shifted right)."""
+    _check_positive("n", n, minimum=2)
+    _check_noise(noise)
+    rng = check_random_state(random_state)
+    y = np.arange(n) % 2
+    t = rng.uniform(0.0, np.pi, size=n)
+    X = np.where(
+        (y == 0)[:, None],
+        np.column_stack([np.cos(t), np.sin(t)]),
+        np.column_stack([1.0 - np.cos(t), 0.5 - np.sin(t)]),
+    )
+    X += rng.normal(0.0, noise, size=X.shape)
+    return _shuffled(X, y, rng)
+
+
+def spiral(n: int = 300, n_classes: int = 2, noise: float = 0.1, random_state: RandomState = None) -> Points:
+    """Interleaved spiral arms, one per class, each turning once and a half around the origin."""
+    _check_positive("n", n, minimum=n_classes)
+    _check_positive("n_classes", n_classes)
+    _check_noise(noise)
+    rng = check_random_state(random_state)
+    y = np.arange(n) % n_classes
+    r = rng.uniform(0.05, 1.0, size=n)
+    theta = 3 * np.pi * r + 2 * np.pi * y / n_classes
+    X = np.column_stack([r * np.cos(theta), r * np.sin(theta)])
+    X += rng.normal(0.0, noise * r[:, None], size=X.shape)
+    return _shuffled(X, y, rng)
+
+
+# --------------------------------------------------------------------------------------------
+# Toy tables
+# --------------------------------------------------------------------------------------------
+
+ARYA_FEATURES = ["Sky", "Temperature", "Humidity", "Wind"]
+ARYA_ROWS = [
+    ("Cloudy", "Warm", "Low", "Low", "Yes"),
+    ("Rainy", "Cold", "Medium", "Low", "No"),
+    ("Sunny", "Warm", "Medium", "Low", "Yes"),
+    ("Sunny", "Hot", "High", "High", "No"),
+    ("Snow", "Cold", "Low", "High", "No"),
+    ("Rainy", "Warm", "High", "Low", "Yes"),
+]
+
+PLAY_TENNIS_FEATURES = ["Outlook", "Temperature", "Humidity", "Wind"]
+PLAY_TENNIS_ROWS = [
+    ("Sunny", "Hot", "High", "Weak", "No"),
+    ("Sunny", "Hot", "High", "Strong", "No"),
+    ("Overcast", "Hot", "High", "Weak", "Yes"),
+    ("Rain", "Mild", "High", "Weak", "Yes"),
+    ("Rain", "Cool", "Normal", "Weak", "Yes"),
+    ("Rain", "Cool", "Normal", "Strong", "No"),
+    ("Overcast", "Cool", "Normal", "Strong", "Yes"),
+    ("Sunny", "Mild", "High", "Weak", "No"),
+    ("Sunny", "Cool", "Normal", "Weak", "Yes"),
+    ("Rain", "Mild", "Normal", "Weak", "Yes"),
+    ("Sunny", "Mild", "Normal", "Strong", "Yes"),
+    ("Overcast", "Mild", "High", "Strong", "Yes"),
+    ("Overcast", "Hot", "Normal", "Weak", "Yes"),
+    ("Rain", "Mild", "High", "Strong", "No"),
+]
+
+
+def _table(rows: list[tuple[str, ...]], features: list[str]) -> Table:
+    data = np.array(rows, dtype=str)
+    return data[:, :-1].copy(), data[:, -1].copy(), list(features)
+
+
+def load_arya() -> Table:
+    """Arya's riding data from the decision-tree post: six days, did she go for a ride?"""
+    return _table(ARYA_ROWS, ARYA_FEATURES)
+
+
+def load_play_tennis() -> Table:
+    """Quinlan's 14 days of Play Tennis (Outlook, Temperature, Humidity, Wind → Yes/No)."""
+    return _table(PLAY_TENNIS_ROWS, PLAY_TENNIS_FEATURES)
+
+
+# --------------------------------------------------------------------------------------------
+# UCI files: find → download → validate → cache
+# --------------------------------------------------------------------------------------------
+
+UCI_BASE = "https://archive.ics.uci.edu/ml/machine-learning-databases"
+UCI_STATIC = "https://archive.ics.uci.edu/static/public"
+
+SEMEION_CLASS_COUNTS = (161, 162, 159, 159, 161, 159, 161, 158, 155, 158)
+HOUSE_VOTES_FEATURES = [
+    "handicapped-infants",
+    "water-project-cost-sharing",
+    "adoption-of-the-budget-resolution",
+    "physician-fee-freeze",
+    "el-salvador-aid",
+    "religious-groups-in-schools",
+    "anti-satellite-test-ban",
+    "aid-to-nicaraguan-contras",
+    "mx-missile",
+    "immigration",
+    "synfuels-corporation-cutback",
+    "education-spending",
+    "superfund-right-to-sue",
+    "crime",
+    "duty-free-exports",
+    "export-administration-act-south-africa",
+]
+
+
+class DatasetUnavailable(RuntimeError):
+    """A UCI file is not on disk and could not be downloaded."""
+
+
+@dataclass(frozen=True)
+class UCIFile:
+    """One UCI file: where it lives online, and how to parse and check it."""
+
+    filename: str
+    urls: tuple[str, ...]
+    zip_url: str
+    parse: Callable[[str, str], tuple]
+
+
+def data_dirs(data_home: str | os.PathLike | None = None) -> list[Path]:
+    """The folders searched for a UCI file, in order: argument, $CLASSIC_DATA_HOME, data/."""
+    dirs = []
+    if data_home is not None:
+        dirs.append(Path(data_home))
+    if os.environ.get("CLASSIC_DATA_HOME"):
+        dirs.append(Path(os.environ["CLASSIC_DATA_HOME"]))
+    dirs.append(DATA_DIR)
+    return dirs
+
+
+def _fail(filename: str, line: int, what: str) -> ValueError:
+    return ValueError(f"{filename}, line {line}: {what}")
+
+
+def _parse_semeion(text: str, filename: str = "semeion.data") -> tuple[np.ndarray, np.ndarray]:
+    rows = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        fields = line.split()
+        if len(fields) != 266:
+            raise _fail(filename, number, f"expected 266 numeric columns, found {len(fields)}")
+        try:
+            values = np.array([float(field) for field in fields])
+        except ValueError as error:
+            raise _fail(filename, number, f"a value is not a number ({error})") from None
+        if not np.all((values == 0) | (values == 1)):
+            raise _fail(filename, number, "values must be 0 or 1")
+        if values[256:].sum() != 1:
+            raise _fail(filename, number, "the 10 class columns must hold exactly one 1")
+        rows.append(values)
+    if len(rows) != 1593:
+        raise _fail(filename, len(text.splitlines()), f"expected 1593 rows, found {len(rows)}")
+    data = np.array(rows)
+    X = data[:, :256].astype(np.uint8)
+    y = data[:, 256:].argmax(axis=1).astype(np.int64)
+    counts = tuple(np.bincount(y, minlength=10).tolist())
+    if counts != SEMEION_CLASS_COUNTS:
+        raise _fail(filename, len(rows), f"class counts {counts} differ from UCI's {SEMEION_CLASS_COUNTS}")
+    return X, y
+
+
+def _parse_house_votes(text: str, filename: str = "house-votes-84.data") -> tuple[np.ndarray, np.ndarray]:
+    rows = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        fields = [field.strip() for field in line.split(",")]
+        if len(fields) != 17:
+            raise _fail(filename, number, f"expected 17 comma-separated fields, found {len(fields)}")
+        if fields[0] not in ("democrat", "republican"):
+            raise _fail(filename, number, f"class must be democrat or republican, got {fields[0]!r}")
+        bad = [vote for vote in fields[1:] if vote not in ("y", "n", "?")]
+        if bad:
+            raise _fail(filename, number, f"votes must be y, n or ?, got {bad[0]!r}")
+        rows.append(fields)
+    if len(rows) != 435:
+        raise _fail(filename, len(text.splitlines()), f"expected 435 rows, found {len(rows)}")
+    data = np.array(rows, dtype=str)
+    return data[:, 1:].copy(), data[:, 0].copy()
+
+
+SEMEION = UCIFile(
+    "semeion.data",
+    (f"{UCI_BASE}/semeion/semeion.data",),
+    f"{UCI_STATIC}/178/semeion+handwritten+digit.zip",
+    _parse_semeion,
+)
+HOUSE_VOTES = UCIFile(
+    "house-votes-84.data",
+    (f"{UCI_BASE}/voting-records/house-votes-84.data",),
+    f"{UCI_STATIC}/105/congressional+voting+records.zip",
+    _parse_house_votes,
+)
+
+
+def _download(source: UCIFile, timeout: float = 30.0) -> str:
+    errors = []
+    for url in source.urls:
+        try:
+            with urllib.request.urlopen(url, timeout=timeout) as response:
+                return response.read().decode("ascii")
+        except Exception as error:  # any network failure falls through to the next address
+            errors.append(f"{url}: {error}")
+    try:
+        with urllib.request.urlopen(source.zip_url, timeout=timeout) as response:
+            archive = zipfile.ZipFile(io.BytesIO(response.read()))
+        member = next(name for name in archive.namelist() if name.endswith(source.filename))
+        return archive.read(member).decode("ascii")
+    except Exception as error:
+        errors.append(f"{source.zip_url}: {error}")
+    raise DatasetUnavailable(
+        f"{source.filename} is not on this computer and could not be downloaded "
+        f"({'; '.join(errors)}). Download it from the UCI Machine Learning Repository and put it "
+        f"in {DATA_DIR} (or in the folder named by $CLASSIC_DATA_HOME)."
+    )
+
+
+def fetch(source: UCIFile, data_home: str | os.PathLike | None = None, download: bool = True) -> tuple:
+    """Load and validate one UCI file, downloading and caching it in ``data/`` if absent."""
+    for folder in data_dirs(data_home):
+        path = folder / source.filename
+        if path.is_file():
+            return source.parse(path.read_text(encoding="ascii", errors="replace"), str(path))
+    if not download:
+        raise DatasetUnavailable(
+            f"{source.filename} was not found in {[str(d) for d in data_dirs(data_home)]}"
+        )
+    text = _download(source)
+    parsed = source.parse(text, f"{source.filename} (downloaded)")
+    try:
+        DATA_DIR.mkdir(parents=True, exist_ok=True)
+        (DATA_DIR / source.filename).write_text(text, encoding="ascii")
+    except OSError:
+        pass  # a read-only install still works, it just downloads again next time
+    return parsed
+
+
+def load_semeion(data_home: str | os.PathLike | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """UCI Semeion handwritten digits: X uint8 (1593, 256) in {0, 1} (16×16 row-major), y 0..9."""
+    return fetch(SEMEION, data_home)
+
+
+def _house_votes_names(data_home: str | os.PathLike | None) -> list[str]:
+    """The 16 attribute names, read from UCI's ``.names`` file when it is beside the data."""
+    for folder in data_dirs(data_home):
+        path = folder / "house-votes-84.names"
+        if path.is_file():
+            names = []
+            for line in path.read_text(encoding="ascii", errors="replace").splitlines():
+                parts = line.split()
+                if len(parts) == 4 and parts[0].rstrip(".").isdigit() and parts[2:] == ["2", "(y,n)"]:
+                    names.append(parts[1].rstrip(":"))
+            if len(names) == 16:
+                return names
+    return list(HOUSE_VOTES_FEATURES)
+
+
+def load_house_votes(data_home: str | os.PathLike | None = None) -> Table:
+    """UCI 1984 congressional votes: X strings (435, 16) in {y, n, ?}, y democrat/republican."""
+    X, y = fetch(HOUSE_VOTES, data_home)
+    return X, y, _house_votes_names(data_home)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv != ["download"]:
+        print("usage: python -m classic.datasets download", file=sys.stderr)
+        return 2
+    for source in (SEMEION, HOUSE_VOTES):
+        try:
+            fetch(source)
+        except (DatasetUnavailable, ValueError) as error:
+            print(error, file=sys.stderr)
+            return 1
+        print(f"{source.filename}: ready")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
