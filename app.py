@@ -1,0 +1,24 @@
+"""classic — a browser lab for the classic machine-learning algorithms.
+
+Run with ``streamlit run app.py``. This script sets the page config and the navigation; each
+page lives in ``pages/`` and draws on the ``classic`` library.
+"""
+
+import streamlit as st
+
+st.set_page_config(page_title="classic", page_icon=":material/school:", layout="wide")
+
+PAGES = [
+    st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
+    st.Page("pages/perceptron.py", title="Perceptron", icon=":material/timeline:", url_path="perceptron"),
+    st.Page("pages/knn.py", title="k-NN", icon=":material/scatter_plot:", url_path="knn"),
+    st.Page(
+        "pages/decision_tree.py",
+        title="ID3 decision tree",
+        icon=":material/account_tree:",
+        url_path="decision-tree",
+    ),
+    st.Page("pages/digits.py", title="Digits", icon=":material/draw:", url_path="digits"),
+]
+
+st.navigation(PAGES).run()

@@ -1,0 +1,117 @@
+"""Small Streamlit helpers shared by the pages (not a page itself; app.py does not list it).
+
+Keep only UI glue here: anything with maths belongs in ``classic``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import io
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import streamlit as st
+from matplotlib.figure import Figure
+from streamlit.runtime.pages_manager import PagesManager
+
+from classic import datasets
+
+
+def ensure_app_shell() -> None:
+    """Make a deep link that is a fresh server's very first request run through ``app.py``.
+
+    Streamlit starts every server in its legacy multipage mode when a folder named ``pages/``
+    sits beside the main script, and leaves it only once ``st.navigation`` has been called.
+    So the first request to ``/knn`` after a start runs ``pages/knn.py`` directly, without
+    ``app.py``'s page config and navigation. Each page calls this first: in legacy mode it
+    switches the server to ``st.navigation`` mode and reruns, which now goes through
+    ``app.py`` and lands on the same page (the page hash is its URL path in both modes).
+    """
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
+def figure_png(fig: Figure) -> bytes:
+    """The figure as PNG bytes (for download buttons)."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=150, bbox_inches="tight")
+    return buffer.getvalue()
+
+
+def download_figure(fig: Figure, filename: str, key: str, label: str = "Download figure (PNG)") -> None:
+    """A download button for a matplotlib figure."""
+    st.download_button(label, figure_png(fig), file_name=filename, mime="image/png", key=key)
+
+
+def download_table(
+    columns: dict[str, Sequence[Any]], filename: str, key: str, label: str = "Download data (CSV)"
+) -> None:
+    """A download button for named columns as CSV."""
+    import pandas as pd
+
+    csv = pd.DataFrame(columns).to_csv(index=False).encode()
+    st.download_button(label, csv, file_name=filename, mime="text/csv", key=key)
+
+
+def download_points(X: np.ndarray, y: np.ndarray, filename: str, key: str) -> None:
+    """A download button for a 2-D labelled data set (x1, x2, label) as CSV."""
+    download_table({"x1": X[:, 0], "x2": X[:, 1], "label": y}, filename, key)
+
+
+def seed_input(key: str, default: int = 0, label: str = "Random seed") -> int:
+    """A seed widget: the same seed always gives the same data and results."""
+    return int(
+        st.number_input(
+            label,
+            min_value=0,
+            max_value=2**31 - 1,
+            value=default,
+            step=1,
+            key=key,
+            help="The same seed gives the same data and results, so a view can be reproduced.",
+        )
+    )
+
+
+def how_it_works(
+    *code: Callable | type, formulas: Sequence[str] = (), text: str = "", expanded: bool = False
+) -> None:
+    """The "How it works" expander: the explanation, the formulae, and the code that ran."""
+    with st.expander("How it works", expanded=expanded):
+        if text:
+            st.markdown(text)
+        for formula in formulas:
+            st.latex(formula)
+        for obj in code:
+            st.caption(f"`{obj.__module__}.{obj.__qualname__}`")
+            st.code(inspect.getsource(obj), language="python")
+
+
+@st.cache_data(show_spinner="Loading the Semeion digits…")
+def _semeion() -> tuple[np.ndarray, np.ndarray]:
+    return datasets.load_semeion()
+
+
+@st.cache_data(show_spinner="Loading the 1984 congressional votes…")
+def _house_votes() -> tuple[np.ndarray, np.ndarray, list[str]]:
+    return datasets.load_house_votes()
+
+
+def _or_explain(loader: Callable[[], Any], what: str) -> Any | None:
+    try:
+        return loader()
+    except (datasets.DatasetUnavailable, ValueError) as error:
+        st.error(f"The {what} data set could not be loaded.\n\n{error}")
+        return None
+
+
+def load_semeion() -> tuple[np.ndarray, np.ndarray] | None:
+    """Semeion digits (cached), or None after showing a clear error when they cannot be had."""
+    return _or_explain(_semeion, "Semeion handwritten digits")
+
+
+def load_house_votes() -> tuple[np.ndarray, np.ndarray, list[str]] | None:
+    """1984 votes (cached), or None after showing a clear error when they cannot be had."""
+    return _or_explain(_house_votes, "1984 congressional votes")

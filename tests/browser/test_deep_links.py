@@ -1,0 +1,73 @@
+"""Every page is reachable by its URL as the very first request to a freshly started server.
+
+Streamlit runs a fresh server in its legacy multipage mode while a ``pages/`` folder sits beside
+``app.py``; without ``ensure_app_shell`` the first deep link would skip ``app.py`` (no
+navigation, no page config). Each case here starts its own server.
+"""
+
+import pytest
+from conftest import (
+    assert_no_exception_box,
+    chromium_context,
+    require_browser,
+    screenshot,
+    start_server,
+    stop_server,
+    wait_for_app,
+)
+
+URLS = {
+    "": "classic: a lab",
+    "perceptron": "Perceptron",
+    "knn": "k-nearest neighbours",
+    "decision-tree": "ID3 decision tree",
+    "digits": "Handwritten digits",
+}
+NAV = ["Home", "Perceptron", "k-NN", "ID3 decision tree", "Digits"]
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    require_browser()
+    with chromium_context() as context:
+        yield context
+
+
+@pytest.mark.parametrize("url_path", list(URLS))
+def test_deep_link_is_the_first_request_of_a_fresh_server(chromium, url_path):
+    process, base = start_server()
+    try:
+        page = chromium.new_page()
+        page.goto(f"{base}/{url_path}")
+        wait_for_app(page)
+        page.get_by_role("heading", name=URLS[url_path]).first.wait_for(timeout=60_000)
+        nav = page.locator('[data-testid="stSidebarNav"]')
+        nav.wait_for()
+        for title in NAV:
+            assert nav.get_by_text(title, exact=True).count() == 1, f"{title} missing from navigation"
+        # The legacy mode would list files (app, home, _shared) instead of the app's titles.
+        assert nav.get_by_text("_shared").count() == 0
+        assert page.title() != "app"
+        assert_no_exception_box(page)
+        screenshot(page, f"first-request-{url_path or 'home'}")
+        page.close()
+    finally:
+        stop_server(process)
+
+
+def test_home_links_open_each_page(chromium):
+    process, base = start_server()
+    try:
+        page = chromium.new_page()
+        page.goto(base)
+        wait_for_app(page)
+        for url_path, heading in list(URLS.items())[1:]:
+            page.goto(base)
+            wait_for_app(page)
+            page.locator(f'a[href$="/{url_path}"]').last.click()
+            page.wait_for_url(f"**/{url_path}")
+            page.get_by_role("heading", name=heading, level=1).wait_for(timeout=60_000)
+            assert_no_exception_box(page)
+        page.close()
+    finally:
+        stop_server(process)

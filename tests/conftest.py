@@ -1,0 +1,218 @@
+"""Shared test fixtures: data location, Streamlit AppTest, and a real browser.
+
+Browser tests drive Debian's Chromium through Playwright. Without Chromium or Playwright they
+are skipped, unless ``REQUIRE_BROWSER=1`` (as in CI), where a missing browser is a failure.
+Each browser test module gets a fresh Streamlit server (fixture ``server``), so the module's
+first request is also the server's first: a deep link as the very first request is tested for
+every page.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED_DATA = ROOT.parent / "shared" / "data"
+SCREENSHOTS = ROOT / "tests" / "artifacts" / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+# The app folder first on the path, so that ``classic`` and ``pages`` are the app's own.
+sys.path.insert(0, str(ROOT))
+if not os.environ.get("CLASSIC_DATA_HOME") and SHARED_DATA.is_dir():
+    os.environ["CLASSIC_DATA_HOME"] = str(SHARED_DATA)
+# Matplotlib must never try to open a window in tests.
+os.environ.setdefault("MPLBACKEND", "Agg")
+
+
+@pytest.fixture(scope="session")
+def data_home() -> Path:
+    """The folder holding the UCI files for tests (``$CLASSIC_DATA_HOME``)."""
+    home = os.environ.get("CLASSIC_DATA_HOME")
+    if not home or not (Path(home) / "semeion.data").is_file():
+        pytest.fail("UCI data not found: set CLASSIC_DATA_HOME to a folder with semeion.data")
+    return Path(home)
+
+
+# ---------------------------------------------------------------------------------------------
+# AppTest
+# ---------------------------------------------------------------------------------------------
+
+
+def open_page(name: str, timeout: float = 60):
+    """An AppTest of the whole app (``app.py``) switched to ``pages/<name>.py`` and run once."""
+    from streamlit.testing.v1 import AppTest
+
+    os.chdir(ROOT)  # page paths in app.py are relative to the app folder
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=timeout)
+    at.run()
+    at.switch_page(f"pages/{name}.py")
+    at.run()
+    return at
+
+
+def assert_no_exception(at) -> None:
+    """Fail with the exception texts if the app raised anything."""
+    messages = [e.message for e in at.exception]
+    assert not messages, f"the page raised: {messages}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Browser
+# ---------------------------------------------------------------------------------------------
+
+
+def _browser_missing() -> str | None:
+    if not Path(CHROMIUM).exists():
+        return f"{CHROMIUM} is not installed (apt-get install chromium)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright is not installed (pip install playwright)"
+    return None
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_server(timeout: float = 60) -> tuple[subprocess.Popen, str]:
+    """Start ``streamlit run app.py`` on a free port; return the process and its base URL."""
+    port = _free_port()
+    command = [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(ROOT / "app.py"),
+        "--server.headless=true",
+        f"--server.port={port}",
+        "--server.address=127.0.0.1",
+        "--browser.gatherUsageStats=false",
+        "--server.fileWatcherType=none",
+    ]
+    log = tempfile.NamedTemporaryFile(prefix="streamlit-", suffix=".log", delete=False)
+    process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"streamlit exited: {Path(log.name).read_text()[-2000:]}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+                if response.status == 200:
+                    return process, url
+        except OSError:
+            time.sleep(0.3)
+    process.kill()
+    raise RuntimeError(f"streamlit did not start within {timeout} s")
+
+
+def require_browser() -> None:
+    """Skip (or, with ``REQUIRE_BROWSER=1``, fail) when Chromium or Playwright is missing."""
+    missing = _browser_missing()
+    if missing:
+        if os.environ.get("REQUIRE_BROWSER") == "1":
+            pytest.fail(f"REQUIRE_BROWSER=1 but {missing}")
+        pytest.skip(missing)
+
+
+def stop_server(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+@contextmanager
+def chromium_context() -> Iterator:
+    """Debian's Chromium through Playwright, on a fresh temporary profile."""
+    from playwright.sync_api import sync_playwright
+
+    profile = tempfile.mkdtemp(prefix="classic-chromium-")
+    try:
+        with sync_playwright() as playwright:
+            context = playwright.chromium.launch_persistent_context(
+                profile,
+                executable_path=CHROMIUM,
+                headless=True,
+                args=CHROMIUM_FLAGS,
+                viewport={"width": 1400, "height": 1000},
+            )
+            context.set_default_timeout(30_000)
+            yield context
+            context.close()
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """A fresh Streamlit server for this test module; yields its base URL."""
+    require_browser()
+    process, url = start_server()
+    yield url
+    stop_server(process)
+
+
+@pytest.fixture(scope="module")
+def browser_context(server: str) -> Iterator:
+    """A Chromium context on a fresh temporary profile (one per test module)."""
+    with chromium_context() as context:
+        yield context
+
+
+@pytest.fixture
+def browser_page(browser_context):
+    """A new browser tab; closed after the test."""
+    page = browser_context.new_page()
+    yield page
+    page.close()
+
+
+def wait_for_app(page, timeout: float = 60_000) -> None:
+    """Wait until Streamlit has finished running the script (its stApp says ``notRunning``).
+
+    After an interaction, wait for the content you expect instead: the rerun may not have
+    started yet when this is called.
+    """
+    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=timeout)
+    page.wait_for_timeout(300)
+
+
+def assert_no_exception_box(page) -> None:
+    """Fail if Streamlit shows an exception box anywhere on the page."""
+    boxes = page.locator('[data-testid="stException"]')
+    assert boxes.count() == 0, boxes.first.inner_text()
+
+
+def screenshot(page, name: str) -> Path:
+    """Save a full-page screenshot to tests/artifacts/screenshots/<name>.png."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path

@@ -1,0 +1,31 @@
+"""The app shell in AppTest: navigation, the home page, and every page running."""
+
+import pytest
+from conftest import ROOT, assert_no_exception, open_page
+
+PAGES = {
+    "perceptron": "Perceptron",
+    "knn": "k-nearest neighbours",
+    "decision_tree": "ID3",
+    "digits": "digits",
+}
+
+
+def test_navigation_has_the_five_pages_at_their_urls():
+    source = (ROOT / "app.py").read_text()
+    for url in ('url_path="perceptron"', 'url_path="knn"', 'url_path="decision-tree"', 'url_path="digits"'):
+        assert url in source
+    at = open_page("home")
+    assert_no_exception(at)
+    assert "classic" in at.title[0].value
+    text = " ".join(m.value for m in at.markdown)
+    for lesson in ("Perceptron", "k-nearest neighbours", "ID3 decision tree", "Handwritten digits"):
+        assert lesson in " ".join(h.value for h in at.subheader)
+    assert "16×16" in text
+
+
+@pytest.mark.parametrize("name", list(PAGES))
+def test_every_page_runs_and_shows_its_title(name):
+    at = open_page(name)
+    assert_no_exception(at)
+    assert PAGES[name].lower() in at.title[0].value.lower()

@@ -1,0 +1,46 @@
+"""Promises the repository makes: the README's commands are the ones CI runs, data stays out."""
+
+import re
+import subprocess
+
+from conftest import ROOT
+
+
+def _readme_commands() -> list[str]:
+    readme = (ROOT / "README.md").read_text()
+    return re.findall(r"```bash\n(.+?)\n```", readme)
+
+
+def test_readme_has_the_two_commands_and_ci_runs_the_test_one():
+    run_app, run_tests = _readme_commands()[:2]
+    assert "streamlit run app.py" in run_app and "requirements.txt" in run_app
+    assert "pytest" in run_tests and "requirements-dev.txt" in run_tests
+    ci_lines = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert run_tests in ci_lines
+    assert any("REQUIRE_BROWSER=1" in line for line in ci_lines)
+
+
+def test_uci_files_are_ignored_and_not_tracked():
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True).stdout
+    assert not re.search(r"(^|/)(semeion|house-votes-84)\.data$", tracked, re.M)
+    ignored = subprocess.run(
+        ["git", "check-ignore", "data/semeion.data", "data/house-votes-84.data"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    assert ignored == ["data/semeion.data", "data/house-votes-84.data"]
+
+
+def test_library_imports_neither_streamlit_nor_sklearn():
+    for path in (ROOT / "classic").glob("*.py"):
+        source = path.read_text()
+        assert not re.search(r"^\s*(import|from)\s+streamlit", source, re.M), path.name
+        assert not re.search(r"^\s*(import|from)\s+sklearn", source, re.M), path.name
+    for path in (ROOT / "pages").glob("*.py"):
+        assert not re.search(r"^\s*(import|from)\s+sklearn", path.read_text(), re.M), path.name
+
+
+def test_no_cdn_or_remote_assets_in_the_app():
+    for path in [ROOT / "app.py", *(ROOT / "pages").glob("*.py")]:
+        assert not re.search(r"https?://(?!localhost)", path.read_text()), path.name
