@@ -405,3 +405,29 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+# --------------------------------------------------------------------------------------------
+# Added for the ID3 page (issue 5)
+# --------------------------------------------------------------------------------------------
+
+HAS_KIDS_FEATURES = ["HasKids", "OwnsDoraVideo"]
+HAS_KIDS_ROWS = [
+    ("Yes", "Yes", "Yes"),
+    ("Yes", "Yes", "Yes"),
+    ("Yes", "No", "No"),
+    ("No", "Yes", "Yes"),
+    ("No", "No", "No"),
+    ("No", "No", "No"),
+]
+
+
+def load_has_kids() -> Table:
+    """The course slides' entropy example: HasKids and OwnsDoraVideo → will they buy it (y)?
+
+    The slides' worked numbers hold on these six customers: three Yes and three No, so the
+    entropy before any split is H(y) = 1 bit; the three with kids are two Yes and one No, so
+    H(y | HasKids = Yes) = H(2/3, 1/3) ≈ 0.918. (The slides' exact rows could not be found
+    again; these are rebuilt to give their numbers.) OwnsDoraVideo separates the classes.
+    """
+    return _table(HAS_KIDS_ROWS, HAS_KIDS_FEATURES)
