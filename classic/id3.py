@@ -234,26 +234,35 @@ class SplitStep:
     columns: list[int]
     chosen: str
     before: float
-    after: np.ndarray = field(repr=False)
     gain: np.ndarray = field(repr=False)
-    split_information: np.ndarray = field(repr=False)
     score: np.ndarray = field(repr=False)
+    value_counts: np.ndarray = field(repr=False)
     tree: ID3 = field(repr=False)
 
     @property
     def features(self) -> list[str]:
         return [self.tree.feature_names_[j] for j in self.columns]
 
+    @property
+    def after(self) -> np.ndarray:
+        """Each feature's weighted impurity after the split (``before − gain``)."""
+        return self.before - self.gain
+
+    @property
+    def split_information(self) -> np.ndarray:
+        """Each feature's split information, from the rows per value (known values only)."""
+        return self.tree._split_information(self.value_counts)
+
     def candidates(self) -> list[Candidate]:
         """The split table, one row per candidate feature, in column order."""
-        names = self.tree.feature_names_
+        names, after, split_information = self.tree.feature_names_, self.after, self.split_information
         return [
             Candidate(
                 names[j],
                 self.before,
-                float(self.after[j]),
+                float(after[j]),
                 float(self.gain[j]),
-                float(self.split_information[j]),
+                float(split_information[j]),
                 float(self.score[j]),
                 names[j] == self.chosen,
             )
@@ -412,8 +421,16 @@ class ID3:
         self._nodes.append(node)
         return node
 
+    def _split_information(self, value_counts: np.ndarray) -> np.ndarray:
+        """Each feature's ``−Σ_v p_v log2 p_v`` from its rows per value, in ``n·H`` form."""
+        known = np.add.reduceat(value_counts, self._starts)
+        spread = self._xlogx[known] - np.add.reduceat(self._xlogx[value_counts], self._starts)
+        info = spread / np.maximum(known, 1)
+        info[info < TOLERANCE] = 0.0
+        return info
+
     def _split_scores(self, rows: np.ndarray, y_rows: np.ndarray) -> tuple[float, np.ndarray, ...]:
-        """Every feature's (before, after, gain, split information, score) at one node, at once.
+        """At one node: impurity before, and every feature's gain, score and rows per value.
 
         Impurities are handled as ``n · impurity`` of integer counts: ``n·H = n log2 n −
         Σ_c n_c log2 n_c`` and ``n·G = n − Σ_c n_c² / n``, so with a lookup table of ``k log2 k``
@@ -443,9 +460,8 @@ class ID3:
         # Gain = (known/n)·(H(S_known) − Σ_v |S_v|/|S_known| H(S_v)) = (spread lost) / n.
         gain = (parent_spread - np.add.reduceat(spread, self._starts)) / n
         gain[gain < TOLERANCE] = 0.0
-        split_info = (xlogx[known] - np.add.reduceat(xlogx[sizes], self._starts)) / np.maximum(known, 1)
-        split_info[split_info < TOLERANCE] = 0.0
         if self.criterion == "gain_ratio":
+            split_info = self._split_information(sizes)
             score = np.divide(gain, split_info, out=np.zeros_like(gain), where=split_info > 0)
         else:
             score = gain
@@ -459,7 +475,7 @@ class ID3:
             before /= n
         else:
             before = float(parent_spread[0]) / n
-        return before, before - gain, gain, split_info, score, table
+        return before, gain, score, sizes, table
 
     def _choose(
         self, score: np.ndarray, available: list[int], node: Node, layout: Layout | None
@@ -527,13 +543,13 @@ class ID3:
                 continue
             rows = parent_rows[parent_column == code]
             y_rows = y[rows]
-            before, after, gain, split_info, score, table = self._split_scores(rows, y_rows)
+            before, gain, score, value_counts, table = self._split_scores(rows, y_rows)
             j = self._choose(score, available, node, sub_layout)
             if j is None:
                 continue
             node.feature, node.feature_index, node.step = self.feature_names_[j], j, len(self.steps_)
             self.steps_.append(
-                SplitStep(node, rows, available, node.feature, before, after, gain, split_info, score, self)
+                SplitStep(node, rows, available, node.feature, before, gain, score, value_counts, self)
             )
             rest = [a for a in available if a != j]
             column = codes[rows, j]
