@@ -31,6 +31,9 @@ from __future__ import annotations
 import csv
 import html
 import io
+import re
+import shutil
+import subprocess
 from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -39,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from classic.datasets import RandomState
-from classic.evaluation import train_test_split
+from classic.evaluation import learning_curve, stratified_folds, train_test_split
 
 Record = Sequence[str]
 Layout = dict[str, dict[str, "Layout"]]
@@ -102,6 +105,12 @@ def conditional_entropy(values: Any, labels: Any) -> float:
     table = _contingency(values, labels)
     sizes = table.sum(axis=1)
     return float(sizes @ _impurity(table) / sizes.sum())
+
+
+def subset_entropies(values: Any, labels: Any) -> list[tuple[str, int, float]]:
+    """``(v, |S_v|, H(S_v))`` for each value ``v`` of a feature: the terms of ``H(y | A)``."""
+    values, labels = np.asarray(values).astype(str), np.asarray(labels)
+    return [(str(v), int((values == v).sum()), entropy(labels[values == v])) for v in np.unique(values)]
 
 
 def information_gain(values: Any, labels: Any) -> float:
@@ -709,6 +718,19 @@ class ID3:
 
     # -- reading the tree ----------------------------------------------------------------
 
+    def conditions(self, node: Node) -> list[tuple[str, str]]:
+        """The tests ``(feature, value)`` on the way from the root to ``node``."""
+        self._check_fitted()
+        stack = [(self.root_, [])]
+        while stack:
+            current, path = stack.pop()
+            if current is node:
+                return path
+            stack.extend(
+                (child, [*path, (current.feature, value)]) for value, child in current.children.items()
+            )
+        raise ValueError(f"{node!r} is not a node of this tree")
+
     def rules(self) -> list[str]:
         """One "IF feature = value AND … THEN label" per leaf, grouped by label (classes_ order)."""
         self._check_fitted()
@@ -727,7 +749,12 @@ class ID3:
         return [f"IF {condition} THEN {label}" for label, condition in found]
 
     def to_dot(
-        self, highlight: Record | None = None, splits: int | None = None, focus: int | None = None
+        self,
+        highlight: Record | None = None,
+        splits: int | None = None,
+        focus: int | None = None,
+        rankdir: str = "TB",
+        compact: bool = False,
     ) -> str:
         """The tree as graphviz DOT source.
 
@@ -735,15 +762,19 @@ class ID3:
         value; leaves the label (a dashed leaf: no training row had that value, so the
         parent's majority answers). ``highlight`` (a record) colours the nodes and edges it
         visits; ``splits`` draws the tree as it was after that many splits (step-by-step
-        growth); ``focus`` (a node id) outlines one node, e.g. the node being split.
+        growth); ``focus`` (a node id) outlines one node, e.g. the node being split;
+        ``rankdir`` "LR" lays the tree out from left to right (tall rather than wide);
+        ``compact`` shows bare counts (in ``classes_`` order), no entropy, and wraps long names.
         """
         self._check_fitted()
+        if rankdir not in ("TB", "LR"):
+            raise ValueError(f"rankdir must be 'TB' or 'LR', got {rankdir!r}")
         visited = set()
         if highlight is not None:
             visited = {node.id for node in self.decision_path(highlight)}
         lines = [
             "digraph ID3 {",
-            '  graph [fontname="Helvetica", nodesep=0.3, ranksep=0.45];',
+            f'  graph [fontname="Helvetica", rankdir={rankdir}, nodesep=0.3, ranksep=0.45];',
             '  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=11, fillcolor=white];',
             '  edge [fontname="Helvetica", fontsize=10];',
         ]
@@ -755,18 +786,22 @@ class ID3:
         stack = [self.root_]
         while stack:
             node = stack.pop()
-            counts = " · ".join(f"{html.escape(c)} {n}" for c, n in node.counts.items())
+            if compact:
+                counts = " / ".join(str(n) for n in node.counts.values())
+            else:
+                counts = " · ".join(f"{html.escape(c)} {n}" for c, n in node.counts.items())
+                counts += f"<BR/>H = {node.entropy:.3f}"
             attributes = []
             if grown(node):
-                head = f"<B>{html.escape(node.feature)}</B>"
-                body = f"{counts}<BR/>H = {node.entropy:.3f}"
+                head = f"<B>{_wrap(node.feature) if compact else html.escape(node.feature)}</B>"
+                body = counts
             elif node.n_samples == 0:
                 head = f"<B>{html.escape(node.label)}</B>"
                 body = "no training rows:<BR/>parent's majority"
                 attributes += ['style="rounded,filled,dashed"', f'fillcolor="{colour[node.label]}"']
             else:
                 head = f"<B>{html.escape(node.label)}</B>" + (" (pruned)" if node.pruned else "")
-                body = f"{counts}<BR/>H = {node.entropy:.3f}"
+                body = counts
                 attributes.append(f'fillcolor="{colour[node.label]}"')
             if node.id in visited:
                 attributes += [f'color="{PATH_COLOUR}"', "penwidth=3"]
@@ -786,6 +821,34 @@ class ID3:
             stack.extend(reversed(list(node.children.values())))
         lines.append("}")
         return "\n".join(lines)
+
+
+def render_dot(dot: str, format: str = "svg", timeout: float = 20.0) -> bytes:
+    """Lay out DOT source with graphviz's ``dot`` program (``format`` "svg" or "png").
+
+    Raises ``FileNotFoundError`` when graphviz is not installed, ``ValueError`` on a bad format
+    or when ``dot`` rejects the source.
+    """
+    if format not in ("svg", "png"):
+        raise ValueError(f"format must be 'svg' or 'png', got {format!r}")
+    program = shutil.which("dot")
+    if program is None:
+        raise FileNotFoundError("graphviz's dot program is not installed (apt-get install graphviz)")
+    done = subprocess.run([program, f"-T{format}"], input=dot.encode(), capture_output=True, timeout=timeout)
+    if done.returncode != 0:
+        raise ValueError(f"dot could not draw the tree: {done.stderr.decode(errors='replace').strip()}")
+    return done.stdout
+
+
+def _wrap(name: str, width: int = 14) -> str:
+    """An HTML-escaped name broken into lines of about ``width`` characters after - _ or space."""
+    lines, line = [], ""
+    for piece in re.split(r"(?<=[-_ ])", name):
+        if line and len(line) + len(piece) > width:
+            lines.append(line)
+            line = ""
+        line += piece
+    return "<BR/>".join(html.escape(part) for part in [*lines, line])
 
 
 def _dot_string(text: str) -> str:
@@ -836,6 +899,84 @@ class PrunedID3(ID3):
         self.prune(X_val, y_val)
         self.validation_accuracy_ = self.score(X_val, y_val)
         return self
+
+
+# --------------------------------------------------------------------------------------------
+# Evaluation, as in the post
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """How well trees grown with one setting generalise (see ``evaluate``).
+
+    ``protocol`` is the post's test: accuracy when trained on the complete rows and tested on
+    the rows with a missing value (None when either part is empty), with the two row counts.
+    ``cv_unpruned`` / ``cv_pruned`` hold each fold's accuracy, ``nodes_unpruned`` /
+    ``nodes_pruned`` each fold's tree size; ``curve_*`` is the learning curve, one row per run.
+    """
+
+    protocol: float | None
+    protocol_rows: tuple[int, int]
+    cv_unpruned: np.ndarray
+    cv_pruned: np.ndarray
+    nodes_unpruned: np.ndarray
+    nodes_pruned: np.ndarray
+    curve_sizes: np.ndarray
+    curve_train: np.ndarray
+    curve_test: np.ndarray
+
+
+def evaluate(
+    X: Any,
+    y: Any,
+    feature_names: Sequence[str] | None = None,
+    params: dict[str, Any] | None = None,
+    validation_fraction: float = 0.25,
+    random_state: int = 0,
+    cv: int = 10,
+    curve_runs: int = 5,
+) -> Evaluation:
+    """The post's protocol, cross-validation with and without pruning, and a learning curve.
+
+    Cross-validation is stratified ``cv``-fold; pruning holds out ``validation_fraction`` of
+    each training part; the learning curve is repeated over ``curve_runs`` shuffles.
+    """
+    X, y = _as_table(X), np.asarray(y).astype(str)
+    params = dict(params or {})
+    missing = rows_with_missing(X, params.get("missing_value", "?"))
+    protocol = None
+    if missing.any() and not missing.all():
+        protocol = ID3(**params).fit(X[~missing], y[~missing], feature_names).score(X[missing], y[missing])
+    scores: dict[str, list[float]] = {"plain": [], "pruned": []}
+    nodes: dict[str, list[int]] = {"plain": [], "pruned": []}
+    for test in stratified_folds(y, cv, random_state):
+        train = np.setdiff1d(np.arange(len(y)), test)
+        for name, model in (
+            ("plain", ID3(**params)),
+            (
+                "pruned",
+                PrunedID3(**params, validation_fraction=validation_fraction, random_state=random_state),
+            ),
+        ):
+            model.fit(X[train], y[train], feature_names)
+            scores[name].append(model.score(X[test], y[test]))
+            nodes[name].append(model.n_nodes_)
+    fractions = np.linspace(0.1, 1.0, 10)
+    runs = [
+        learning_curve(ID3(**params), X, y, list(fractions), random_state + run) for run in range(curve_runs)
+    ]
+    return Evaluation(
+        protocol,
+        (int((~missing).sum()), int(missing.sum())),
+        np.array(scores["plain"]),
+        np.array(scores["pruned"]),
+        np.array(nodes["plain"]),
+        np.array(nodes["pruned"]),
+        runs[0][0],
+        np.array([run[1] for run in runs]),
+        np.array([run[2] for run in runs]),
+    )
 
 
 # --------------------------------------------------------------------------------------------

@@ -128,6 +128,51 @@ def close(fig: Figure) -> None:
 # --------------------------------------------------------------------------------------------
 
 
+def learning_curve_figure(
+    sizes: np.ndarray, train_scores: np.ndarray, test_scores: np.ndarray, title: str = ""
+) -> Figure:
+    """Accuracy against training-set size, on the training rows and on held-out rows.
+
+    Scores may be 1-D (one run) or 2-D (runs × sizes): then the mean is drawn with a band
+    from the lowest to the highest run.
+    """
+    fig, ax = new_figure(6.5, 4.0)
+    for scores, name, colour, marker in (
+        (train_scores, "training rows", PALETTE[0], "o"),
+        (test_scores, "held-out rows", PALETTE[5], "s"),
+    ):
+        scores = np.atleast_2d(scores)
+        ax.plot(sizes, scores.mean(axis=0), marker=marker, color=colour, label=name)
+        if len(scores) > 1:
+            ax.fill_between(sizes, scores.min(axis=0), scores.max(axis=0), color=colour, alpha=0.15, lw=0)
+    ax.set_xlabel("training rows")
+    ax.set_ylabel("accuracy")
+    ax.set_ylim(min(0.5, float(np.min(test_scores)) - 0.02), 1.01)
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="lower right", framealpha=0.9)
+    return fig
+
+
+def fold_scores_figure(scores: dict[str, np.ndarray], title: str = "") -> Figure:
+    """One row per model: each fold's accuracy as a dot, the mean as a bar with its value."""
+    fig, ax = new_figure(6.5, 0.8 + 0.7 * len(scores))
+    for i, values in enumerate(scores.values()):
+        colour = PALETTE[i % len(PALETTE)]
+        jitter = np.linspace(-0.12, 0.12, len(values))
+        ax.scatter(values, i + jitter, color=colour, edgecolors="black", linewidths=0.5, zorder=3)
+        mean = float(np.mean(values))
+        ax.plot([mean, mean], [i - 0.3, i + 0.3], color="black", lw=2, zorder=4)
+        ax.annotate(f"mean {mean:.3f}", (mean, i + 0.32), ha="center", va="bottom", fontsize=9)
+    ax.set_yticks(range(len(scores)), list(scores))
+    ax.set_ylim(-0.6, len(scores) - 0.2)
+    ax.invert_yaxis()
+    ax.set_xlabel("accuracy on each held-out fold")
+    ax.set_title(title)
+    ax.grid(axis="x", alpha=0.3)
+    return fig
+
+
 # --------------------------------------------------------------------------------------------
 # Digits figures
 # --------------------------------------------------------------------------------------------
