@@ -31,6 +31,7 @@ from __future__ import annotations
 import csv
 import html
 import io
+import itertools
 import re
 import shutil
 import subprocess
@@ -775,8 +776,8 @@ class ID3:
         lines = [
             "digraph ID3 {",
             f'  graph [fontname="Helvetica", rankdir={rankdir}, nodesep=0.3, ranksep=0.45];',
-            '  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=11, fillcolor=white];',
-            '  edge [fontname="Helvetica", fontsize=10];',
+            f'  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize={11 if compact else 14}, fillcolor=white];',
+            f'  edge [fontname="Helvetica", fontsize={10 if compact else 13}];',
         ]
         colour = {str(c): LEAF_FILLS[i % len(LEAF_FILLS)] for i, c in enumerate(self.classes_)}
 
@@ -807,7 +808,7 @@ class ID3:
                 attributes += [f'color="{PATH_COLOUR}"', "penwidth=3"]
             if node.id == focus:
                 attributes += [f'color="{FOCUS_COLOUR}"', "penwidth=4"]
-            label = f'<{head}<BR/><FONT POINT-SIZE="10">{body}</FONT>>'
+            label = f'<{head}<BR/><FONT POINT-SIZE="{10 if compact else 12}">{body}</FONT>>'
             lines.append(f"  n{node.id} [label={label}{''.join(', ' + a for a in attributes)}];")
             if not grown(node):
                 continue
@@ -899,6 +900,56 @@ class PrunedID3(ID3):
         self.prune(X_val, y_val)
         self.validation_accuracy_ = self.score(X_val, y_val)
         return self
+
+
+# --------------------------------------------------------------------------------------------
+# Reading a split, comparing trees
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SplitExplanation:
+    """A split laid out for a reader.
+
+    ``columns`` is the candidates table (feature; impurity before and weighted after; gain;
+    split information and gain ratio under ``criterion="gain_ratio"``; the post's unweighted
+    gain), ``post_choice`` the feature the post's unweighted gain would pick, and ``terms``
+    maps each feature to its ``(value, rows, H(y | feature = value))`` list and ``H(y | feature)``.
+    """
+
+    columns: dict[str, list]
+    chosen: str
+    post_choice: str
+    terms: dict[str, tuple[list[tuple[str, int, float]], float]]
+
+
+def explain_split(step: SplitStep, X: Any, y: Any) -> SplitExplanation:
+    """The table, the post's choice and the entropy terms of one split of a tree fitted on ``X, y``."""
+    X, y = _as_table(X)[step.rows], np.asarray(y).astype(str)[step.rows]
+    impurity = "Gini" if step.tree.criterion == "gini" else "entropy"
+    candidates = step.candidates()
+    post_choice, post_gains = unweighted_choice(X[:, step.columns], y, step.features)
+    columns = {
+        "feature": step.features,
+        f"{impurity} before": [c.before for c in candidates],
+        f"weighted {impurity} after": [c.after for c in candidates],
+        "gain": [c.gain for c in candidates],
+    }
+    if step.tree.criterion == "gain_ratio":
+        columns["split information"] = [c.split_information for c in candidates]
+        columns["gain ratio"] = [c.score for c in candidates]
+    columns["post's unweighted entropy gain"] = [post_gains[f] for f in step.features]
+    terms = {
+        feature: (subset_entropies(X[:, j], y), conditional_entropy(X[:, j], y))
+        for j, feature in zip(step.columns, step.features, strict=True)
+    }
+    return SplitExplanation(columns, step.chosen, post_choice, terms)
+
+
+def disagreement(first: ID3, second: ID3) -> tuple[int, int]:
+    """On how many of all possible records (every combination of known values) two trees differ."""
+    grid = np.array(list(itertools.product(*first.categories_)))
+    return int((first.predict(grid) != second.predict(grid)).sum()), len(grid)
 
 
 # --------------------------------------------------------------------------------------------

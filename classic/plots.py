@@ -147,7 +147,8 @@ def learning_curve_figure(
             ax.fill_between(sizes, scores.min(axis=0), scores.max(axis=0), color=colour, alpha=0.15, lw=0)
     ax.set_xlabel("training rows")
     ax.set_ylabel("accuracy")
-    ax.set_ylim(min(0.5, float(np.min(test_scores)) - 0.02), 1.01)
+    lowest = min(float(np.min(train_scores)), float(np.min(test_scores)))
+    ax.set_ylim(max(0.0, np.floor((lowest - 0.02) * 20) / 20), 1.01)  # down to a multiple of 0.05
     ax.set_title(title)
     ax.grid(alpha=0.3)
     ax.legend(loc="lower right", framealpha=0.9)
@@ -155,16 +156,16 @@ def learning_curve_figure(
 
 
 def fold_scores_figure(scores: dict[str, np.ndarray], title: str = "") -> Figure:
-    """One row per model: each fold's accuracy as a dot, the mean as a bar with its value."""
-    fig, ax = new_figure(6.5, 0.8 + 0.7 * len(scores))
+    """One row per model: each fold's accuracy as a dot, the mean as a black bar (value in the label)."""
+    fig, ax = new_figure(6.5, 1.2 + 0.8 * len(scores))
     for i, values in enumerate(scores.values()):
         colour = PALETTE[i % len(PALETTE)]
-        jitter = np.linspace(-0.12, 0.12, len(values))
+        jitter = np.linspace(-0.15, 0.15, len(values))
         ax.scatter(values, i + jitter, color=colour, edgecolors="black", linewidths=0.5, zorder=3)
         mean = float(np.mean(values))
         ax.plot([mean, mean], [i - 0.3, i + 0.3], color="black", lw=2, zorder=4)
-        ax.annotate(f"mean {mean:.3f}", (mean, i + 0.32), ha="center", va="bottom", fontsize=9)
-    ax.set_yticks(range(len(scores)), list(scores))
+    labels = [f"{name}\nmean {np.mean(values):.3f}" for name, values in scores.items()]
+    ax.set_yticks(range(len(scores)), labels)
     ax.set_ylim(-0.6, len(scores) - 0.2)
     ax.invert_yaxis()
     ax.set_xlabel("accuracy on each held-out fold")

@@ -1,6 +1,5 @@
 """ID3 decision tree: grow a tree by information gain on toy tables, the 1984 votes or a CSV."""
 
-import itertools
 import shutil
 
 import numpy as np
@@ -15,16 +14,16 @@ from classic.id3 import (
     POST_ARYA_LAYOUT,
     PrunedID3,
     conditional_entropy,
+    disagreement,
     entropy,
     evaluate,
+    explain_split,
     gain_ratio,
     gini,
     information_gain,
     parse_categorical_csv,
     render_dot,
     rows_with_missing,
-    subset_entropies,
-    unweighted_choice,
 )
 from pages._shared import (
     download_figure,
@@ -41,7 +40,7 @@ ensure_app_shell()
 
 ARYA, SLIDES, VOTES, UPLOAD = (
     "Arya's riding data",
-    "HasKids / OwnsDoraVideo (slides)",
+    "HasKids & Dora (slides)",
     "1984 congressional votes",
     "Upload a CSV",
 )
@@ -212,7 +211,8 @@ with tabs["Tree"]:
     proba = model.predict_proba([record])[0]
     odds = ", ".join(f"P({c}) = {p:.2f}" for c, p in zip(model.classes_, proba, strict=True))
     st.success(
-        f"Prediction: **{model.classes_[np.argmax(proba)]}** ({odds}), after {len(model.decision_path(record))} nodes."
+        f"Prediction: **{model.classes_[np.argmax(proba)]}** ({odds}); its path, "
+        f"{len(model.decision_path(record))} nodes, is drawn in orange."
     )
     compact = direction(model) == "LR"
     dot = model.to_dot(highlight=record, rankdir=direction(model), compact=compact)
@@ -244,42 +244,33 @@ with tabs["Step by step"]:
         st.markdown(
             f"Split {k} of {len(steps)} (growing on all {len(y)} rows, before pruning): the node reached by {where(grown, step.node)}, {step.node.n_samples} rows, asks about **{step.chosen}**."
         )
+        bushy = direction(grown) == "LR"
         st.graphviz_chart(
-            grown.to_dot(splits=k, focus=step.node.id, rankdir=direction(grown)), width="stretch"
+            grown.to_dot(splits=k, focus=step.node.id, rankdir=direction(grown), compact=bushy),
+            width="content",
         )
-        impurity = "Gini" if criterion == "gini" else "entropy"
-        post_choice, post_gains = unweighted_choice(
-            X[step.rows][:, step.columns], y[step.rows], step.features
+        explained = explain_split(step, X, y)
+        table = pd.DataFrame(explained.columns)
+        winner = [
+            "background-color: #F8E2B3; font-weight: bold" if f == step.chosen else ""
+            for f in table["feature"]
+        ]
+        st.dataframe(table.style.format(precision=3).apply(lambda _: winner), hide_index=True)
+        verdict = (
+            "agrees"
+            if explained.post_choice == step.chosen
+            else f"would have chosen **{explained.post_choice}**"
         )
-        rows = pd.DataFrame(
-            {
-                "feature": step.features,
-                f"{impurity} before": [c.before for c in step.candidates()],
-                f"weighted {impurity} after": [c.after for c in step.candidates()],
-                "gain": [c.gain for c in step.candidates()],
-                "split information": [c.split_information for c in step.candidates()],
-                "score used": [c.score for c in step.candidates()],
-                "post's unweighted gain": [post_gains[f] for f in step.features],
-            }
-        )
-        chosen = rows["feature"] == step.chosen
-        st.dataframe(
-            rows.style.format(precision=3).apply(
-                lambda r: ["background-color: #F8E2B3" if chosen[r.name] else "" for _ in r], axis=1
-            ),
-            hide_index=True,
-        )
-        st.markdown("Entropy of each subset, the terms of the weighted sum:")
-        for j, feature in zip(step.columns, step.features, strict=True):
-            terms = subset_entropies(X[step.rows, j], y[step.rows])
-            parts = ", ".join(f"H(y | {feature} = {v}) = {h:.3f} ({n} rows)" for v, n, h in terms)
-            st.markdown(
-                f"- {parts} → H(y | {feature}) = {conditional_entropy(X[step.rows, j], y[step.rows]):.3f}"
-            )
-        verdict = "agrees" if post_choice == step.chosen else f"would have chosen **{post_choice}** instead"
         st.caption(
-            f"The post's code subtracts the subsets' entropies without weighting each by its share |S_v|/|S|; here it {verdict}."
+            f"The winner is highlighted. The post's code subtracts the subsets' entropies without weighting each "
+            f"by its share |S_v|/|S| (last column); here it {verdict}."
         )
+        with st.expander(
+            "Entropy of each subset: the terms of the weighted sum", expanded=len(step.features) <= 4
+        ):
+            for feature, (terms, total) in explained.terms.items():
+                parts = ", ".join(f"H(y | {feature} = {v}) = {h:.3f} ({n} rows)" for v, n, h in terms)
+                st.markdown(f"- {parts} → H(y | {feature}) = {total:.3f}")
 
 with tabs["Rules"]:
     rules = model.rules()
@@ -310,32 +301,41 @@ with tabs["Evaluation"]:
                 f"{result.protocol:.1%}",
             )
         cv = st.columns(2)
-        cv[0].metric(
-            "10-fold cross-validation, unpruned",
-            f"{result.cv_unpruned.mean():.1%}",
-            f"{result.nodes_unpruned.mean():.0f} nodes on average",
-            delta_color="off",
-        )
-        cv[1].metric(
-            f"…with pruning ({fraction:.0%} held out)",
-            f"{result.cv_pruned.mean():.1%}",
-            f"{result.nodes_pruned.mean():.0f} nodes on average",
-            delta_color="off",
-        )
+        for column, label, scores, nodes in (
+            (cv[0], "10-fold cross-validation, unpruned", result.cv_unpruned, result.nodes_unpruned),
+            (
+                cv[1],
+                f"…with pruning ({fraction:.0%} of each training part held out)",
+                result.cv_pruned,
+                result.nodes_pruned,
+            ),
+        ):
+            column.metric(
+                label,
+                f"{scores.mean():.1%}",
+                f"{nodes.mean():.0f} nodes on average",
+                delta_color="off",
+                delta_arrow="off",
+            )
+        figures = st.columns(2)
         folds = plots.fold_scores_figure(
             {"unpruned": result.cv_unpruned, "pruned": result.cv_pruned},
             "Stratified 10-fold cross-validation",
         )
-        st.pyplot(folds, width="content")
-        download_figure(folds, "id3-folds.png", key="tree_folds_png")
         curve = plots.learning_curve_figure(
             result.curve_sizes,
             result.curve_train,
             result.curve_test,
             "Learning curve (mean and range of 5 shuffles)",
         )
-        st.pyplot(curve, width="content")
-        download_figure(curve, "id3-learning-curve.png", key="tree_curve_png")
+        for column, figure, stem in (
+            (figures[0], folds, "id3-folds"),
+            (figures[1], curve, "id3-learning-curve"),
+        ):
+            column.pyplot(figure)
+            with column:
+                download_figure(figure, f"{stem}.png", key=f"tree_{stem}_png")
+            plots.close(figure)
         download_table(
             {
                 "training rows": result.curve_sizes,
@@ -344,9 +344,8 @@ with tabs["Evaluation"]:
             },
             "id3-learning-curve.csv",
             key="tree_curve_csv",
+            label="Learning curve (CSV)",
         )
-        plots.close(folds)
-        plots.close(curve)
 
 if name == ARYA:
     with tabs["The post's tree vs ID3"]:
@@ -357,15 +356,22 @@ if name == ARYA:
         right.markdown("**The tree ID3 builds**")
         right.graphviz_chart(grown.to_dot(), width="content")
         gains = {c.feature: c.score for c in post.steps_[0].candidates()}
-        best = max(gains, key=gains.get)
-        grid = np.array(list(itertools.product(*post.categories_)))
-        differ = int((post.predict(grid) != grown.predict(grid)).sum())
+        differ, possible = disagreement(post, grown)
+        scores = ", ".join(
+            f"{feature} {score:.3f}" for feature, score in sorted(gains.items(), key=lambda g: -g[1])
+        )
+        choice = grown.root_.feature
+        verdict = (
+            f"ID3 takes the best, **{choice}**, and needs {grown.n_leaves_} leaves at depth {grown.depth_}"
+            if choice
+            else "with these settings ID3 splits nothing (no score is above the minimum)"
+        )
         st.markdown(
-            f"Both trees fit all six days. At the root, **{best}** scores {gains[best]:.3f} and **Wind** only "
-            f"{gains['Wind']:.3f}: knowing the temperature leaves no doubt at all, so ID3 asks it first and stops. "
-            f"The hand-drawn tree asks two questions, and it has a leaf no day reached (Wind = Low, Temperature = Hot, the "
-            f"post's “None”), which answers with its parent's majority. Over all {len(grid)} possible days the trees "
-            f"disagree on {differ}."
+            f"At the root the {CRITERION_NAMES[criterion].lower()} scores are {scores}. The post put **Wind** "
+            f"first; {verdict}. Training accuracy: {post.score(X, y):.0%} for the post's tree, {grown.score(X, y):.0%} "
+            f"for ID3's. The post's tree has a leaf no day reached (Wind = Low, Temperature = Hot: its “None”), "
+            f"which answers with its parent's majority. Over all {possible} possible days the two trees disagree on "
+            f"{differ}: same six days, different generalisation."
         )
 
 how_it_works(

@@ -15,14 +15,19 @@ from classic.id3 import (
     POST_ARYA_LAYOUT,
     PrunedID3,
     conditional_entropy,
+    disagreement,
     entropy,
+    evaluate,
+    explain_split,
     gain_ratio,
     gini,
     gini_gain,
     information_gain,
     parse_categorical_csv,
+    render_dot,
     rows_with_missing,
     split_information,
+    subset_entropies,
     unweighted_choice,
     unweighted_information_gain,
 )
@@ -311,6 +316,72 @@ def test_to_dot_renders_with_graphviz():
     dot = ID3().fit_layout(X, y, POST_ARYA_LAYOUT, names).to_dot(highlight=["Sunny", "Hot", "Low", "Low"])
     svg = subprocess.run(["dot", "-Tsvg"], input=dot, capture_output=True, text=True, check=True).stdout
     assert "<svg" in svg and "Temperature" in svg and "no training rows" in svg
+
+
+def test_compact_left_to_right_drawing_for_bushy_trees():
+    X, y, names = datasets.load_house_votes()
+    dot = ID3().fit(X, y, names).to_dot(rankdir="LR", compact=True)
+    assert "rankdir=LR" in dot and "H = " not in dot
+    assert "physician-fee-<BR/>freeze" in dot  # long names wrap after a hyphen
+    assert "267 / 168" in dot  # democrats / republicans at the root
+    with pytest.raises(ValueError, match="rankdir"):
+        ID3().fit(X, y, names).to_dot(rankdir="BT")
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="graphviz's dot is not installed")
+def test_render_dot_makes_svg_and_png_and_explains_failures():
+    X, y, names = datasets.load_play_tennis()
+    dot = ID3().fit(X, y, names).to_dot()
+    assert render_dot(dot, "svg").lstrip().startswith(b"<?xml")
+    assert render_dot(dot, "png").startswith(b"\x89PNG")
+    with pytest.raises(ValueError, match="format"):
+        render_dot(dot, "pdf")
+    with pytest.raises(ValueError, match="could not draw"):
+        render_dot("digraph { a -> }")
+
+
+def test_explain_split_gives_the_table_the_posts_choice_and_the_terms():
+    X, y, names = datasets.load_has_kids()
+    tree = ID3().fit(X, y, names)
+    explained = explain_split(tree.steps_[0], X, y)
+    assert explained.columns["feature"] == ["HasKids", "OwnsDoraVideo"]
+    assert explained.columns["entropy before"] == [1.0, 1.0]
+    assert explained.chosen == explained.post_choice == "OwnsDoraVideo"
+    terms, total = explained.terms["HasKids"]
+    assert [(v, n, round(h, 4)) for v, n, h in terms] == [("No", 3, 0.9183), ("Yes", 3, 0.9183)]
+    assert total == pytest.approx(0.9183, abs=1e-4)
+    assert subset_entropies(X[:, 1], y) == [("No", 3, 0.0), ("Yes", 3, 0.0)]
+    ratio = explain_split(ID3("gain_ratio").fit(X, y, names).steps_[0], X, y)
+    assert ratio.columns["gain ratio"] == pytest.approx([(1 - 0.9183) / 1.0, 1.0], abs=1e-4)
+    assert "Gini before" in explain_split(ID3("gini").fit(X, y, names).steps_[0], X, y).columns
+
+
+def test_conditions_name_the_tests_on_the_way_to_a_node():
+    X, y, names = datasets.load_play_tennis()
+    tree = ID3().fit(X, y, names)
+    humidity = tree.root_.children["Sunny"]
+    assert tree.conditions(tree.root_) == []
+    assert tree.conditions(humidity.children["High"]) == [("Outlook", "Sunny"), ("Humidity", "High")]
+
+
+def test_the_posts_tree_and_id3s_agree_on_six_days_not_on_all_72():
+    X, y, names = datasets.load_arya()
+    post = ID3().fit_layout(X, y, POST_ARYA_LAYOUT, names)
+    differ, possible = disagreement(post, ID3().fit(X, y, names))
+    assert possible == 4 * 3 * 3 * 2
+    assert 0 < differ < possible
+
+
+def test_evaluate_on_the_votes_gives_the_posts_protocol_and_the_curves():
+    X, y, names = datasets.load_house_votes()
+    result = evaluate(X, y, names, {"criterion": "entropy"}, random_state=0, curve_runs=2)
+    assert result.protocol == pytest.approx(195 / 203)
+    assert result.protocol_rows == (232, 203)
+    assert len(result.cv_unpruned) == len(result.cv_pruned) == 10
+    assert result.nodes_pruned.mean() < result.nodes_unpruned.mean()
+    assert result.curve_train.shape == result.curve_test.shape == (2, 10)
+    assert result.curve_sizes[-1] == 326  # the whole training part (three quarters of 435)
+    assert result.curve_test[:, -1].mean() > 0.9
 
 
 # --------------------------------------------------------------------------------------------
