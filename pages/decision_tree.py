@@ -26,9 +26,9 @@ from classic.id3 import (
     rows_with_missing,
 )
 from pages._shared import (
-    download_figure,
     download_table,
     ensure_app_shell,
+    figure_png,
     how_it_works,
     load_house_votes,
     seed_input,
@@ -144,6 +144,27 @@ def grow(
 @st.cache_data(max_entries=8, show_spinner="Cross-validating and drawing the learning curve…")
 def evaluation(X: np.ndarray, y: np.ndarray, names: list[str], params: dict, fraction: float, seed: int):
     return evaluate(X, y, names, params, fraction, seed)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def evaluation_figures(
+    X: np.ndarray, y: np.ndarray, names: list[str], params: dict, fraction: float, seed: int
+):
+    """The folds and learning-curve figures as PNG bytes (drawn once per setting, not per rerun)."""
+    result = evaluation(X, y, names, params, fraction, seed)
+    folds = plots.fold_scores_figure(
+        {"unpruned": result.cv_unpruned, "pruned": result.cv_pruned}, "Stratified 10-fold cross-validation"
+    )
+    curve = plots.learning_curve_figure(
+        result.curve_sizes,
+        result.curve_train,
+        result.curve_test,
+        "Learning curve (mean and range of 5 shuffles)",
+    )
+    pictures = {"id3-folds": figure_png(folds), "id3-learning-curve": figure_png(curve)}
+    plots.close(folds)
+    plots.close(curve)
+    return pictures
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -317,25 +338,17 @@ with tabs["Evaluation"]:
                 delta_color="off",
                 delta_arrow="off",
             )
-        figures = st.columns(2)
-        folds = plots.fold_scores_figure(
-            {"unpruned": result.cv_unpruned, "pruned": result.cv_pruned},
-            "Stratified 10-fold cross-validation",
-        )
-        curve = plots.learning_curve_figure(
-            result.curve_sizes,
-            result.curve_train,
-            result.curve_test,
-            "Learning curve (mean and range of 5 shuffles)",
-        )
-        for column, figure, stem in (
-            (figures[0], folds, "id3-folds"),
-            (figures[1], curve, "id3-learning-curve"),
-        ):
-            column.pyplot(figure)
-            with column:
-                download_figure(figure, f"{stem}.png", key=f"tree_{stem}_png")
-            plots.close(figure)
+        pictures = evaluation_figures(X, y, names, params, fraction, seed)
+        for column, (stem, png) in zip(st.columns(2), pictures.items(), strict=True):
+            column.image(png)
+            column.download_button(
+                "Download figure (PNG)",
+                png,
+                f"{stem}.png",
+                "image/png",
+                key=f"tree_{stem}_png",
+                on_click="ignore",
+            )
         download_table(
             {
                 "training rows": result.curve_sizes,

@@ -112,6 +112,16 @@ def test_the_posts_unweighted_gain_can_choose_another_feature():
 # --------------------------------------------------------------------------------------------
 
 
+def test_on_play_tennis_the_posts_unweighted_gain_prefers_humidity():
+    # Outlook: 0.940 − (0.971 + 0 + 0.971) = −1.002; Humidity: 0.940 − (0.985 + 0.592) = −0.637.
+    X, y, names = datasets.load_play_tennis()
+    chosen, scores = unweighted_choice(X, y, names)
+    assert chosen == "Humidity"
+    assert scores["Outlook"] == pytest.approx(-1.0016, abs=1e-3)
+    assert scores["Humidity"] == pytest.approx(-0.6376, abs=1e-3)
+    assert explain_split(ID3().fit(X, y, names).steps_[0], X, y).post_choice == "Humidity"
+
+
 def test_play_tennis_tree_is_quinlans():
     X, y, names = datasets.load_play_tennis()
     tree = ID3().fit(X, y, names)

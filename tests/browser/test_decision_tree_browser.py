@@ -114,7 +114,13 @@ def test_a_bad_csv_upload_gives_a_clear_error(tree_page):
     assert_no_exception_box(page)
     screenshot(page, "decision-tree-bad-csv")
     page.locator('input[type="file"]').set_input_files(
-        files=[{"name": "days.csv", "mimeType": "text/csv", "buffer": b"Sky,Ride\nSunny,Yes\nRain,No\nSunny,Yes\n"}]
+        files=[
+            {
+                "name": "days.csv",
+                "mimeType": "text/csv",
+                "buffer": b"Sky,Ride\nSunny,Yes\nRain,No\nSunny,Yes\n",
+            }
+        ]
     )
     page.wait_for_function(
         "() => document.querySelector('[data-testid=\"stGraphVizChart\"] svg')?.textContent.includes('Sky')"

@@ -67,6 +67,22 @@ def test_slides_table_shows_the_worked_entropy_numbers(page):
     assert row["weighted entropy after"] == pytest.approx(0.918, abs=1e-3)
 
 
+def test_play_tennis_first_split_shows_what_the_posts_unweighted_gain_would_choose(page):
+    at = choose(page, "tree_data", "Play Tennis")
+    assert "Split 1 of 3" in text(at)
+    assert "would have chosen **Humidity**" in text(at)
+    table = at.dataframe[-1].value
+    assert list(table.columns) == [
+        "feature",
+        "entropy before",
+        "weighted entropy after",
+        "gain",
+        "post's unweighted entropy gain",
+    ]
+    at = choose(at, "tree_criterion", "gain_ratio")
+    assert "gain ratio" in at.dataframe[-1].value.columns
+
+
 def test_votes_evaluation_reports_the_posts_numbers(page):
     at = choose(page, "tree_data", "1984 congressional votes")
     metrics = {m.label: m.value for m in at.metric}
