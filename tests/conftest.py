@@ -116,6 +116,7 @@ def start_server(timeout: float = 60) -> tuple[subprocess.Popen, str]:
     ]
     log = tempfile.NamedTemporaryFile(prefix="streamlit-", suffix=".log", delete=False)
     process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    process.log_path = log.name  # read on failure, removed by stop_server
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -127,7 +128,7 @@ def start_server(timeout: float = 60) -> tuple[subprocess.Popen, str]:
                     return process, url
         except OSError:
             time.sleep(0.3)
-    process.kill()
+    stop_server(process)
     raise RuntimeError(f"streamlit did not start within {timeout} s")
 
 
@@ -141,11 +142,13 @@ def require_browser() -> None:
 
 
 def stop_server(process: subprocess.Popen) -> None:
+    """Stop a server from ``start_server`` and remove its log."""
     process.terminate()
     try:
         process.wait(timeout=10)
     except subprocess.TimeoutExpired:
         process.kill()
+    Path(process.log_path).unlink(missing_ok=True)
 
 
 @contextmanager
