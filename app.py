@@ -13,7 +13,7 @@ PAGES = [
     st.Page("pages/perceptron.py", title="Perceptron", icon=":material/timeline:", url_path="perceptron"),
     st.Page("pages/knn.py", title="k-NN", icon=":material/scatter_plot:", url_path="knn"),
     st.Page(
-        "pages/decision_tree.py",
+        "pages/decision-tree.py",
         title="ID3 decision tree",
         icon=":material/account_tree:",
         url_path="decision-tree",

@@ -27,6 +27,9 @@ def ensure_app_shell() -> None:
     ``app.py``'s page config and navigation. Each page calls this first: in legacy mode it
     switches the server to ``st.navigation`` mode and reruns, which now goes through
     ``app.py`` and lands on the same page (the page hash is its URL path in both modes).
+    For this to work each page file must be named after its URL path (``decision-tree.py``
+    for ``/decision-tree``): the legacy mode finds pages by file name and answers any other
+    URL with a "Page not found" dialog.
     """
     if PagesManager.uses_pages_directory:
         PagesManager.uses_pages_directory = False

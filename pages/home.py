@@ -27,7 +27,7 @@ LESSONS = [
         "boundary. Try other metrics, weights, feature scaling, and a k-d tree.",
     ),
     (
-        "pages/decision_tree.py",
+        "pages/decision-tree.py",
         "ID3 decision tree",
         "A tree grown split by split by information gain, on toy weather tables and the 1984 "
         "congressional votes, with every gain shown so you can check each choice.",

@@ -6,9 +6,19 @@ from conftest import ROOT, assert_no_exception, open_page
 PAGES = {
     "perceptron": "Perceptron",
     "knn": "k-nearest neighbours",
-    "decision_tree": "ID3",
+    "decision-tree": "ID3",
     "digits": "digits",
 }
+
+
+def test_page_files_are_named_after_their_urls():
+    """A fresh server's legacy mode finds a deep link's page by file name (see ensure_app_shell)."""
+    import re
+
+    pages = re.findall(r'"pages/([\w-]+)\.py",[^)]*?url_path="([\w-]+)"', (ROOT / "app.py").read_text(), re.S)
+    assert len(pages) == 4
+    for filename, url_path in pages:
+        assert filename == url_path
 
 
 def test_navigation_has_the_five_pages_at_their_urls():

@@ -11,7 +11,7 @@ TABLES = ["Arya's riding data", "Play Tennis", "HasKids & Dora (slides)", "1984 
 
 @pytest.fixture
 def page():
-    at = open_page("decision_tree")
+    at = open_page("decision-tree")
     assert_no_exception(at)
     return at
 
