@@ -1,0 +1,169 @@
+"""k-d tree: a binary space partition that finds nearest neighbours without measuring them all.
+
+Building (as in the course notes): at depth t split on axis a = t mod d, at the median of the
+points' a-coordinates; the median point stays in the node, the smaller ones go left and the
+larger ones right; stop at ``leaf_size`` points. Querying: descend to the leaf containing x,
+keep the k best points seen, and on the way back visit the other side of a split only if the
+splitting plane is closer to x than the current k-th best distance, |x_a − s| < d_k. For any
+Minkowski metric |x_a − s| is a lower bound on the distance to every point beyond the plane,
+so the pruning never loses a true neighbour. ``query`` reports how many distances it computed,
+to compare with the n of brute force.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+
+@dataclass
+class Node:
+    """A node of the tree: a split (axis, value, the median point) or a leaf of point indices."""
+
+    indices: np.ndarray
+    axis: int | None = None
+    value: float | None = None
+    left: Node | None = None
+    right: Node | None = None
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.axis is None
+
+
+@dataclass(frozen=True)
+class Split:
+    """A splitting line for drawing: on ``axis`` at ``value``, inside the box ``bounds``."""
+
+    axis: int
+    value: float
+    bounds: tuple[tuple[float, float], ...]
+    depth: int
+
+
+def _minkowski(diff: np.ndarray, p: float) -> np.ndarray:
+    diff = np.abs(diff)
+    if p == np.inf:
+        return diff.max(axis=-1)
+    if p == 1:
+        return diff.sum(axis=-1)
+    if p == 2:
+        return np.sqrt((diff * diff).sum(axis=-1))
+    return (diff**p).sum(axis=-1) ** (1.0 / p)
+
+
+class KDTree:
+    """A k-d tree over the rows of X with median splits cycling through the axes.
+
+    Parameters
+    ----------
+    X : array of shape (n, d)
+    leaf_size : int, default 1
+        A node with at most this many points is a leaf.
+
+    Attributes
+    ----------
+    root_ : Node
+    n_nodes_ : int
+    depth_ : int
+    """
+
+    def __init__(self, X: Any, leaf_size: int = 1) -> None:
+        X = np.asarray(X, dtype=np.float64)
+        if X.ndim != 2 or len(X) == 0:
+            raise ValueError(f"X must be a non-empty 2-D array; got shape {X.shape}")
+        if not np.all(np.isfinite(X)):
+            raise ValueError("X contains NaN or infinite values")
+        if isinstance(leaf_size, bool) or int(leaf_size) != leaf_size or leaf_size < 1:
+            raise ValueError(f"leaf_size must be a positive integer; got {leaf_size!r}")
+        self.X = X
+        self.leaf_size = int(leaf_size)
+        self.n_nodes_ = 0
+        self.depth_ = 0
+        self.root_ = self._build(np.arange(len(X)), 0)
+
+    def __repr__(self) -> str:
+        return (
+            f"KDTree(n={len(self.X)}, leaf_size={self.leaf_size}, nodes={self.n_nodes_}, depth={self.depth_})"
+        )
+
+    def _build(self, indices: np.ndarray, depth: int) -> Node:
+        self.n_nodes_ += 1
+        self.depth_ = max(self.depth_, depth)
+        if len(indices) <= self.leaf_size:
+            return Node(indices)
+        axis = depth % self.X.shape[1]
+        order = indices[np.argsort(self.X[indices, axis], kind="stable")]
+        middle = len(order) // 2
+        node = Node(order[middle : middle + 1], axis, float(self.X[order[middle], axis]))
+        node.left = self._build(order[:middle], depth + 1)
+        node.right = self._build(order[middle + 1 :], depth + 1) if middle + 1 < len(order) else None
+        return node
+
+    def query(self, x: Any, k: int = 1, p: float = 2) -> tuple[np.ndarray, np.ndarray, int]:
+        """The k nearest points to x: (distances, indices, number of distances computed).
+
+        ``p`` is the Minkowski exponent (2 Euclidean, 1 Manhattan, ``np.inf`` Chebyshev).
+        Neighbours are sorted nearest first, equal distances by index.
+        """
+        x = np.asarray(x, dtype=np.float64).ravel()
+        if x.shape != (self.X.shape[1],):
+            raise ValueError(f"x must have {self.X.shape[1]} coordinates; got {x.shape}")
+        if isinstance(k, bool) or int(k) != k or not 1 <= k <= len(self.X):
+            raise ValueError(f"k must be an integer in [1, {len(self.X)}]; got {k!r}")
+        best: list[tuple[float, int]] = []  # max-heap of (−distance, −index)
+        count = 0
+
+        def consider(indices: np.ndarray) -> None:
+            nonlocal count
+            count += len(indices)
+            for distance, index in zip(_minkowski(self.X[indices] - x, p), indices.tolist(), strict=True):
+                item = (-float(distance), -index)
+                if len(best) < k:
+                    heapq.heappush(best, item)
+                elif item > best[0]:
+                    heapq.heapreplace(best, item)
+
+        def visit(node: Node | None) -> None:
+            if node is None:
+                return
+            consider(node.indices)
+            if node.is_leaf:
+                return
+            gap = x[node.axis] - node.value
+            near, far = (node.left, node.right) if gap < 0 else (node.right, node.left)
+            visit(near)
+            if len(best) < k or abs(gap) <= -best[0][0]:
+                visit(far)
+
+        visit(self.root_)
+        result = sorted((-d, -i) for d, i in best)
+        return (
+            np.array([d for d, _ in result]),
+            np.array([i for _, i in result], dtype=np.int64),
+            count,
+        )
+
+    def splits(self, bounds: tuple[tuple[float, float], ...] | None = None) -> list[Split]:
+        """Every splitting line with the box it cuts (for drawing the partition in 2-D)."""
+        if bounds is None:
+            low, high = self.X.min(axis=0), self.X.max(axis=0)
+            margin = 0.05 * np.maximum(high - low, 1e-9)
+            bounds = tuple(zip((low - margin).tolist(), (high + margin).tolist(), strict=True))
+        lines: list[Split] = []
+
+        def walk(node: Node | None, box: tuple[tuple[float, float], ...], depth: int) -> None:
+            if node is None or node.is_leaf:
+                return
+            lines.append(Split(node.axis, node.value, box, depth))
+            low, high = box[node.axis]
+            left = tuple((low, node.value) if a == node.axis else b for a, b in enumerate(box))
+            right = tuple((node.value, high) if a == node.axis else b for a, b in enumerate(box))
+            walk(node.left, left, depth + 1)
+            walk(node.right, right, depth + 1)
+
+        walk(self.root_, tuple(bounds), 0)
+        return lines

@@ -1,0 +1,67 @@
+"""Tests for classic.kdtree: equal to brute force, fewer distance computations, the splits."""
+
+import numpy as np
+import pytest
+
+from classic.kdtree import KDTree
+from classic.knn import nearest_neighbors
+
+
+@pytest.mark.parametrize("p", [1, 2, np.inf])
+@pytest.mark.parametrize("leaf_size", [1, 5])
+def test_query_equals_brute_force_for_k_1_to_10(p, leaf_size):
+    rng = np.random.default_rng(1)
+    X = rng.uniform(size=(400, 2))
+    tree = KDTree(X, leaf_size=leaf_size)
+    metric = {1: "manhattan", 2: "euclidean", np.inf: "chebyshev"}[p]
+    for x in rng.uniform(size=(30, 2)):
+        for k in range(1, 11):
+            distances, indices, _ = tree.query(x, k, p=p)
+            expected = nearest_neighbors(x[None], X, k, metric)
+            np.testing.assert_array_equal(indices, expected[1][0])
+            np.testing.assert_allclose(distances, expected[0][0])
+
+
+def test_duplicates_and_ties_are_ordered_by_index():
+    X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 0.0], [-1.0, 0.0], [0.0, 1.0]])
+    distances, indices, _ = KDTree(X).query([0.0, 0.0], k=5)
+    assert indices.tolist() == [0, 2, 1, 3, 4]
+    np.testing.assert_allclose(distances, [0, 0, 1, 1, 1])
+
+
+def test_a_query_visits_far_fewer_points_than_brute_force():
+    X = np.random.default_rng(2).uniform(size=(10_000, 2))
+    tree = KDTree(X)
+    counts = [tree.query(x, 1)[2] for x in np.random.default_rng(3).uniform(size=(50, 2))]
+    assert np.median(counts) < 100  # against 10 000 for brute force
+    assert tree.n_nodes_ == 10_000 and tree.depth_ == 13
+
+
+def test_splits_cycle_through_the_axes_at_medians():
+    X = np.array([[float(i), float(j)] for i in range(4) for j in range(4)])
+    splits = KDTree(X).splits()
+    root = splits[0]
+    assert root.axis == 0 and root.value == 2.0 and root.depth == 0
+    assert {s.axis for s in splits if s.depth == 1} == {1}
+    for s in splits:  # each line lies inside its box
+        low, high = s.bounds[s.axis]
+        assert low <= s.value <= high
+
+
+@pytest.mark.parametrize(
+    ("X", "message"),
+    [(np.zeros((0, 2)), "non-empty"), ([1.0, 2.0], "2-D"), ([[np.nan, 0.0]], "NaN")],
+)
+def test_bad_inputs(X, message):
+    with pytest.raises(ValueError, match=message):
+        KDTree(X)
+
+
+def test_bad_queries():
+    tree = KDTree(np.eye(3))
+    with pytest.raises(ValueError, match="coordinates"):
+        tree.query([0.0, 1.0])
+    with pytest.raises(ValueError, match="k must be"):
+        tree.query([0.0, 1.0, 0.0], k=4)
+    with pytest.raises(ValueError, match="leaf_size"):
+        KDTree(np.eye(3), leaf_size=0)

@@ -1,0 +1,152 @@
+"""Tests for classic.knn: scikit-learn as the oracle, the tie rule, weights, errors, Semeion."""
+
+import numpy as np
+import pytest
+from sklearn.metrics import pairwise_distances as sk_pairwise
+from sklearn.neighbors import KNeighborsClassifier
+
+from classic import datasets, evaluation
+from classic.knn import KNNClassifier, leave_one_out_accuracy, nearest_neighbors, pairwise_distances, vote
+
+
+@pytest.fixture(scope="module")
+def blobs():
+    """Two classes, odd k: a uniform vote can never tie, so sklearn's tie rule never matters."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 4))
+    y = (X[:, 0] + 0.5 * rng.normal(size=300) > 0).astype(int)
+    return X, y, rng.normal(size=(150, 4))
+
+
+@pytest.mark.parametrize(
+    ("metric", "p"), [("euclidean", 2), ("manhattan", 2), ("chebyshev", 2), ("minkowski", 3)]
+)
+@pytest.mark.parametrize("weights", ["uniform", "distance"])
+@pytest.mark.parametrize("algorithm", ["brute", "kdtree"])
+def test_neighbours_and_predictions_equal_sklearn(blobs, metric, p, weights, algorithm):
+    X, y, Q = blobs
+    ours = KNNClassifier(k=7, metric=metric, p=p, weights=weights, algorithm=algorithm).fit(X, y)
+    oracle = KNeighborsClassifier(7, weights=weights, metric=metric, p=p, algorithm="brute").fit(X, y)
+    distances, indices = ours.kneighbors(Q)
+    sk_distances, sk_indices = oracle.kneighbors(Q)
+    np.testing.assert_array_equal(indices, sk_indices)
+    np.testing.assert_allclose(distances, sk_distances, rtol=1e-10)
+    np.testing.assert_array_equal(ours.predict(Q), oracle.predict(Q))
+    np.testing.assert_allclose(ours.predict_proba(Q), oracle.predict_proba(Q), atol=1e-12)
+
+
+@pytest.mark.parametrize("metric", ["cosine", "hamming"])
+def test_cosine_and_hamming_equal_sklearn(blobs, metric):
+    X, y, Q = blobs
+    if metric == "hamming":
+        X, Q = (X > 0).astype(float), (Q > 0.3).astype(float)
+    ours = KNNClassifier(k=5, metric=metric).fit(X, y)
+    oracle = KNeighborsClassifier(5, metric=metric, algorithm="brute").fit(X, y)
+    np.testing.assert_allclose(ours.kneighbors(Q)[0], oracle.kneighbors(Q)[0], atol=1e-12)
+    np.testing.assert_allclose(pairwise_distances(Q, X, metric), sk_pairwise(Q, X, metric=metric), atol=1e-12)
+
+
+def test_brute_and_kdtree_agree_on_every_k(blobs):
+    X, y, Q = blobs
+    for k in range(1, 11):
+        brute = KNNClassifier(k, algorithm="brute").fit(X, y).kneighbors(Q)
+        tree = KNNClassifier(k, algorithm="kdtree").fit(X, y).kneighbors(Q)
+        np.testing.assert_array_equal(brute[1], tree[1])
+        np.testing.assert_allclose(brute[0], tree[0])
+
+
+def test_neighbours_are_sorted_and_chunking_changes_nothing(blobs, monkeypatch):
+    X, _, Q = blobs
+    distances, indices = nearest_neighbors(Q, X, 9)
+    assert np.all(np.diff(distances, axis=1) >= 0)
+    import classic.knn as knn
+
+    monkeypatch.setattr(knn, "CHUNK_BYTES", 4096)  # a few rows per chunk
+    again = nearest_neighbors(Q, X, 9)
+    np.testing.assert_array_equal(again[1], indices)
+
+
+def test_tie_goes_to_the_class_of_the_nearest_tied_neighbour():
+    # One point of class "b" at distance 1, one of class "a" at distance 2: with k = 2 the
+    # uniform vote is 1–1, and the nearest neighbour's class (b) wins, as with k = 1.
+    X = np.array([[1.0, 0.0], [-2.0, 0.0], [0.0, 5.0]])
+    y = np.array(["b", "a", "a"])
+    model = KNNClassifier(k=2).fit(X, y)
+    assert model.predict([[0.0, 0.0]])[0] == "b"
+    assert KNNClassifier(k=1).fit(X, y).predict([[0.0, 0.0]])[0] == "b"
+    winner, shares, tied = vote(np.array([[1, 0]]), np.array([[1.0, 2.0]]), 2)
+    assert winner.tolist() == [1] and tied.tolist() == [True]
+    np.testing.assert_allclose(shares, [[0.5, 0.5]])
+
+
+def test_weights():
+    labels = np.array([[0, 1, 1]])
+    distances = np.array([[1.0, 2.0, 2.0]])
+    assert vote(labels, distances, 2, "uniform")[0][0] == 1
+    # 1/1 against 1/2 + 1/2: a tie, which the nearest neighbour's class (0) wins.
+    assert vote(labels, distances, 2, "distance")[0][0] == 0
+    np.testing.assert_allclose(vote(labels, distances, 2, "distance2")[1], [[0.5 / 0.75, 0.25 / 0.75]])
+    gauss = vote(labels, distances, 2, "gaussian", bandwidth=1.0)[1]
+    np.testing.assert_allclose(gauss[0, 0], np.exp(-1) / (np.exp(-1) + 2 * np.exp(-4)))
+    # An exact match wins outright under inverse weights, however many others disagree.
+    winner, shares, _ = vote(np.array([[0, 1, 1, 1]]), np.array([[0.0, 0.1, 0.1, 0.1]]), 2, "distance")
+    assert winner[0] == 0 and shares[0, 0] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "fit_args", "message"),
+    [
+        ({"k": 0}, None, "k must be a positive integer"),
+        ({"k": 2.5}, None, "k must be a positive integer"),
+        ({"k": 10}, None, "larger than the training set"),
+        ({"metric": "euclidian"}, None, "metric must be one of"),
+        ({"weights": "unifrom"}, None, "weights must be one of"),
+        ({"algorithm": "ball"}, None, "algorithm must be"),
+        ({"metric": "minkowski", "p": 0.5}, None, "p must be >= 1"),
+        ({"algorithm": "kdtree", "metric": "cosine"}, None, "Minkowski metrics only"),
+        ({"bandwidth": 0}, None, "bandwidth"),
+        ({}, ([[np.nan, 1.0]] * 5, [0] * 5), "NaN"),
+        ({}, ([1.0, 2.0, 3.0, 4.0, 5.0], [0] * 5), "2-D"),
+        ({}, (np.zeros((5, 2)), [0] * 4), "one label per row"),
+        ({}, (np.zeros((0, 2)), []), "empty"),
+        ({}, ([["a", "b"]] * 5, [0] * 5), "numeric"),
+    ],
+)
+def test_bad_inputs_give_clear_errors(kwargs, fit_args, message):
+    X, y = fit_args if fit_args is not None else (np.zeros((5, 2)), [0, 1, 0, 1, 0])
+    with pytest.raises(ValueError, match=message):
+        KNNClassifier(**kwargs).fit(X, y)
+
+
+def test_predict_errors():
+    model = KNNClassifier(k=1)
+    with pytest.raises(ValueError, match="not fitted"):
+        model.predict([[0.0, 0.0]])
+    model.fit(np.eye(3), [0, 1, 2])
+    with pytest.raises(ValueError, match="features"):
+        model.predict([[0.0, 0.0]])
+    with pytest.raises(ValueError, match="k must be an integer"):
+        model.kneighbors([[0.0, 0.0, 0.0]], k=4)
+
+
+def test_leave_one_out_equals_a_loop(blobs):
+    X, y, _ = blobs
+    X, y = X[:60], y[:60]
+    expected = []
+    for k in (1, 3, 5):
+        hits = [
+            KNNClassifier(k).fit(np.delete(X, i, 0), np.delete(y, i)).predict(X[i : i + 1])[0] == y[i]
+            for i in range(len(X))
+        ]
+        expected.append(np.mean(hits))
+    np.testing.assert_allclose(leave_one_out_accuracy(X, y, [1, 3, 5]), expected)
+
+
+def test_semeion_one_nearest_neighbour_accuracy(data_home):
+    """The post's protocol: shuffle, train on 800, test on 793; the post reports about 89%."""
+    X, y = datasets.load_semeion(data_home)
+    scores = []
+    for seed in range(5):
+        X_train, X_test, y_train, y_test = evaluation.train_test_split(X, y, test_size=793, random_state=seed)
+        scores.append(KNNClassifier(k=1).fit(X_train, y_train).score(X_test, y_test))
+    assert np.mean(scores) >= 0.885, scores
