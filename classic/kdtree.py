@@ -44,7 +44,8 @@ class Split:
     depth: int
 
 
-def _minkowski(diff: np.ndarray, p: float) -> np.ndarray:
+def minkowski_distance(diff: np.ndarray, p: float) -> np.ndarray:
+    """(Σ |diff|^p)^(1/p) over the last axis; p = np.inf gives max |diff|."""
     diff = np.abs(diff)
     if p == np.inf:
         return diff.max(axis=-1)
@@ -120,7 +121,7 @@ class KDTree:
         def consider(indices: np.ndarray) -> None:
             nonlocal count
             count += len(indices)
-            for distance, index in zip(_minkowski(self.X[indices] - x, p), indices.tolist(), strict=True):
+            for distance, index in zip(minkowski_distance(self.X[indices] - x, p), indices.tolist(), strict=True):
                 item = (-float(distance), -index)
                 if len(best) < k:
                     heapq.heappush(best, item)

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from classic.kdtree import KDTree
+from classic.kdtree import KDTree, minkowski_distance
 
 METRICS = ("euclidean", "manhattan", "chebyshev", "minkowski", "cosine", "hamming")
 WEIGHTS = ("uniform", "distance", "distance2", "gaussian")
@@ -47,15 +47,7 @@ def _distances(A: np.ndarray, B: np.ndarray, metric: str, p: float) -> np.ndarra
         return np.clip(1.0 - similarity, 0.0, 2.0)
     if metric == "hamming":
         return (A != B).mean(axis=-1)
-    q = minkowski_p(metric, p)
-    diff = np.abs(A - B)
-    if q == np.inf:
-        return diff.max(axis=-1)
-    if q == 1:
-        return diff.sum(axis=-1)
-    if q == 2:
-        return np.sqrt((diff * diff).sum(axis=-1))
-    return (diff**q).sum(axis=-1) ** (1.0 / q)
+    return minkowski_distance(A - B, minkowski_p(metric, p))
 
 
 def pairwise_distances(A: Any, B: Any, metric: str = "euclidean", p: float = 2) -> np.ndarray:
