@@ -121,7 +121,9 @@ class KDTree:
         def consider(indices: np.ndarray) -> None:
             nonlocal count
             count += len(indices)
-            for distance, index in zip(minkowski_distance(self.X[indices] - x, p), indices.tolist(), strict=True):
+            for distance, index in zip(
+                minkowski_distance(self.X[indices] - x, p), indices.tolist(), strict=True
+            ):
                 item = (-float(distance), -index)
                 if len(best) < k:
                     heapq.heappush(best, item)

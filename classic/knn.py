@@ -13,13 +13,16 @@ among them wins, so k = 2 never does worse than k = 1 by a coin flip.
 
 Brute force computes all distances at once: for the Euclidean metric
 |a − b|² = |a|² + |b|² − 2 a·b, one float32 matrix multiply per chunk of queries (chunks keep
-memory bounded), then ``argpartition`` picks the k smallest; their exact distances are then
-recomputed in float64 and sorted. ``algorithm="kdtree"`` asks a :class:`~classic.kdtree.KDTree`
+memory bounded), then ``argpartition`` picks the k smallest, sorted by distance and then
+index. In low dimensions the chosen few are then measured exactly in float64; in high
+dimensions the float32 values are kept (exact for small integers such as binary pixels,
+otherwise good to about 7 significant digits). ``algorithm="kdtree"`` asks a :class:`~classic.kdtree.KDTree`
 instead and returns the same neighbours.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -30,6 +33,7 @@ METRICS = ("euclidean", "manhattan", "chebyshev", "minkowski", "cosine", "hammin
 WEIGHTS = ("uniform", "distance", "distance2", "gaussian")
 ALGORITHMS = ("brute", "kdtree")
 CHUNK_BYTES = 16 * 2**20  # memory for one chunk of the distance computation
+EXACT_DIMS = 8  # up to this many features, the chosen neighbours' distances are recomputed in float64
 
 
 def minkowski_p(metric: str, p: float = 2) -> float | None:
@@ -56,38 +60,72 @@ def pairwise_distances(A: Any, B: Any, metric: str = "euclidean", p: float = 2) 
     return _distances(A[:, None, :], B[None, :, :], metric, p)
 
 
+@dataclass(frozen=True)
+class TrainingSet:
+    """Training points prepared once for brute-force searches (centred float32, squared norms)."""
+
+    X: np.ndarray
+    metric: str
+    p: float
+    centre: np.ndarray | None = None
+    X32: np.ndarray | None = None
+    squared_norms: np.ndarray | None = None
+
+    @classmethod
+    def prepare(cls, X: Any, metric: str = "euclidean", p: float = 2) -> TrainingSet:
+        X = np.asarray(X, dtype=np.float64)
+        if minkowski_p(metric, p) != 2:
+            return cls(X, metric, p)
+        # Small integers (binary pixels) are exact in float32: do not centre them, so their
+        # squared distances stay exact integers. Otherwise centre to limit cancellation.
+        small_integers = np.all(X == np.round(X)) and np.abs(X).max() ** 2 * X.shape[1] < 2**24
+        centre = np.zeros(X.shape[1]) if small_integers else X.mean(axis=0)
+        X32 = (X - centre).astype(np.float32)
+        return cls(X, metric, p, centre, X32, np.einsum("ij,ij->i", X32, X32))
+
+
 def nearest_neighbors(
     Q: Any, T: Any, k: int, metric: str = "euclidean", p: float = 2
 ) -> tuple[np.ndarray, np.ndarray]:
     """The k nearest rows of T for every row of Q, by brute force: (distances, indices).
 
-    Candidates are picked on float32 squared distances (one matrix multiply per chunk) for
-    the Euclidean metric, on exact distances otherwise; the chosen k are then measured exactly
-    in float64 and sorted by (distance, index).
+    ``T`` is an array or a :class:`TrainingSet` prepared for the same metric. For the
+    Euclidean metric the squared distances come from one float32 matrix multiply per chunk of
+    queries, after centring both sides on the training mean (which keeps the cancellation in
+    |a|² + |b|² − 2a·b small); other metrics are computed exactly. ``argpartition`` then picks
+    the k smallest per row, sorted by (distance, index).
     """
-    Q, T = np.asarray(Q, dtype=np.float64), np.asarray(T, dtype=np.float64)
+    prepared = T if isinstance(T, TrainingSet) else TrainingSet.prepare(T, metric, p)
+    Q, T = np.asarray(Q, dtype=np.float64), prepared.X
     n, dims = T.shape
-    euclidean = minkowski_p(metric, p) == 2
-    if euclidean:
-        T32 = T.astype(np.float32)
-        T_sq = np.einsum("ij,ij->i", T32, T32)
+    euclidean = prepared.X32 is not None
     rows = max(1, CHUNK_BYTES // (n * (4 if euclidean else 8 * dims)))
     distances = np.empty((len(Q), k))
     indices = np.empty((len(Q), k), dtype=np.int64)
     for start in range(0, len(Q), rows):
         block = Q[start : start + rows]
         if euclidean:
-            B32 = block.astype(np.float32)
-            ranking = np.einsum("ij,ij->i", B32, B32)[:, None] + T_sq[None, :] - 2.0 * (B32 @ T32.T)
+            B32 = (block - prepared.centre).astype(np.float32)
+            # |b|² is the same along a row, so it is left out of the ranking and added after.
+            ranking = B32 @ prepared.X32.T
+            ranking *= -2.0
+            ranking += prepared.squared_norms
         else:
             ranking = _distances(block[:, None, :], T[None, :, :], metric, p)
-        if k < n:
+        if k == 1:
+            candidates = ranking.argmin(axis=1)[:, None]
+        elif k < n:
             candidates = np.argpartition(ranking, k - 1, axis=1)[:, :k]
         else:
             candidates = np.broadcast_to(np.arange(n), (len(block), n))
-        exact = _distances(block[:, None, :], T[candidates], metric, p)
-        order = np.lexsort((candidates, exact), axis=1)
-        distances[start : start + len(block)] = np.take_along_axis(exact, order, axis=1)
+        if dims <= EXACT_DIMS:  # cheap: measure the chosen few exactly, in float64
+            chosen = _distances(block[:, None, :], T[candidates], metric, p)
+        else:
+            chosen = np.take_along_axis(ranking, candidates, axis=1).astype(np.float64)
+            if euclidean:
+                chosen = np.sqrt(np.maximum(chosen + np.einsum("ij,ij->i", B32, B32)[:, None], 0.0))
+        order = np.lexsort((candidates, chosen), axis=1)
+        distances[start : start + len(block)] = np.take_along_axis(chosen, order, axis=1)
         indices[start : start + len(block)] = np.take_along_axis(candidates, order, axis=1)
     return distances, indices
 
@@ -158,6 +196,7 @@ class KNNClassifier:
     classes_ : ndarray, the sorted distinct training labels.
     X_, y_ : the training points (float64) and their class indices into ``classes_``.
     tree_ : KDTree or None.
+    training_set_ : TrainingSet, the training points prepared for brute-force search.
     """
 
     def __init__(
@@ -210,6 +249,7 @@ class KNNClassifier:
         self.classes_, self.y_ = np.unique(y, return_inverse=True)
         self.X_ = X
         self.tree_ = KDTree(X) if self.algorithm == "kdtree" else None
+        self.training_set_ = TrainingSet.prepare(X, self.metric, self.p)
         return self
 
     def _check_fitted(self, X: Any) -> np.ndarray:
@@ -230,7 +270,7 @@ class KNNClassifier:
             q = minkowski_p(self.metric, self.p)
             results = [self.tree_.query(x, k, p=q) for x in X]
             return np.array([r[0] for r in results]), np.array([r[1] for r in results], dtype=np.int64)
-        return nearest_neighbors(X, self.X_, int(k), self.metric, self.p)
+        return nearest_neighbors(X, self.training_set_, int(k), self.metric, self.p)
 
     def _vote(self, X: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         distances, indices = self.kneighbors(X)
@@ -288,3 +328,20 @@ def leave_one_out_accuracy(
         winner, _, _ = vote(y_index[indices[:, :k]], distances[:, :k], len(classes), weights, bandwidth)
         scores.append(np.mean(winner == y_index))
     return np.array(scores)
+
+
+def region_grid(
+    X: Any, resolution: int = 200, margin: float = 0.1
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A ``resolution`` × ``resolution`` grid over the data's bounding box (plus a margin).
+
+    Returns ``(xs, ys, points)`` with ``points`` of shape (resolution², 2), row-major over ys,
+    ready to classify and reshape to an image.
+    """
+    X = _check_points(X)
+    low, high = X[:, :2].min(axis=0), X[:, :2].max(axis=0)
+    pad = margin * np.where(high > low, high - low, 1.0)
+    xs = np.linspace(low[0] - pad[0], high[0] + pad[0], resolution)
+    ys = np.linspace(low[1] - pad[1], high[1] + pad[1], resolution)
+    grid_x, grid_y = np.meshgrid(xs, ys)
+    return xs, ys, np.column_stack([grid_x.ravel(), grid_y.ravel()])

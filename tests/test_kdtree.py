@@ -19,7 +19,7 @@ def test_query_equals_brute_force_for_k_1_to_10(p, leaf_size):
             distances, indices, _ = tree.query(x, k, p=p)
             expected = nearest_neighbors(x[None], X, k, metric)
             np.testing.assert_array_equal(indices, expected[1][0])
-            np.testing.assert_allclose(distances, expected[0][0])
+            np.testing.assert_allclose(distances, expected[0][0], rtol=1e-10)
 
 
 def test_duplicates_and_ties_are_ordered_by_index():
