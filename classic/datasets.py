@@ -153,6 +153,22 @@ def spiral(n: int = 300, n_classes: int = 2, noise: float = 0.1, random_state: R
     return _shuffled(X, y, rng)
 
 
+def stretched_clusters(
+    n_per_class: int = 50, factor: float = 100.0, random_state: RandomState = None
+) -> Points:
+    """Two classes told apart by x₂ alone, with x₁ pure noise measured in units ``factor`` times
+    smaller (the notes' shoe size in millimetres next to a height in metres).
+
+    Without scaling, distances are dominated by the irrelevant x₁ and k-NN does badly;
+    standardising the features fixes it.
+    """
+    if not np.isfinite(factor) or factor <= 0:
+        raise ValueError(f"factor must be a finite number > 0, got {factor!r}")
+    X, y = gaussian_clusters(n_per_class, ((0.0, -1.5), (0.0, 1.5)), 1.0, random_state)
+    X[:, 0] *= factor
+    return X, y
+
+
 # --------------------------------------------------------------------------------------------
 # Toy tables
 # --------------------------------------------------------------------------------------------

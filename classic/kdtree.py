@@ -43,6 +43,14 @@ class Split:
     bounds: tuple[tuple[float, float], ...]
     depth: int
 
+    def rescaled(self, scale: np.ndarray, offset: np.ndarray) -> Split:
+        """The same line in original units, for a tree built on (x − offset) / scale."""
+        value = self.value * scale[self.axis] + offset[self.axis]
+        bounds = tuple(
+            (lo * scale[a] + offset[a], hi * scale[a] + offset[a]) for a, (lo, hi) in enumerate(self.bounds)
+        )
+        return Split(self.axis, float(value), bounds, self.depth)
+
 
 def minkowski_distance(diff: np.ndarray, p: float) -> np.ndarray:
     """(Σ |diff|^p)^(1/p) over the last axis; p = np.inf gives max |diff|."""

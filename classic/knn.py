@@ -345,3 +345,31 @@ def region_grid(
     ys = np.linspace(low[1] - pad[1], high[1] + pad[1], resolution)
     grid_x, grid_y = np.meshgrid(xs, ys)
     return xs, ys, np.column_stack([grid_x.ravel(), grid_y.ravel()])
+
+
+def accuracy_by_k(
+    X_train: Any,
+    y_train: Any,
+    X_eval: Any,
+    y_eval: Any,
+    k_values: Any,
+    metric: str = "euclidean",
+    p: float = 2,
+    weights: str = "uniform",
+    bandwidth: float = 1.0,
+) -> np.ndarray:
+    """Accuracy on (X_eval, y_eval) for each k, from one neighbour search for the largest k."""
+    X_train = _check_points(X_train)
+    classes, y_index = np.unique(np.asarray(y_train), return_inverse=True)
+    k_values = [int(k) for k in k_values]
+    distances, indices = nearest_neighbors(_check_points(X_eval), X_train, max(k_values), metric, p)
+    y_eval = np.asarray(y_eval)
+    return np.array(
+        [
+            np.mean(
+                classes[vote(y_index[indices[:, :k]], distances[:, :k], len(classes), weights, bandwidth)[0]]
+                == y_eval
+            )
+            for k in k_values
+        ]
+    )

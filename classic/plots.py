@@ -122,6 +122,128 @@ def close(fig: Figure) -> None:
 # k-NN figures
 # --------------------------------------------------------------------------------------------
 
+TIE_COLOR = "#7f7f7f"
+
+
+def _light(color: str, amount: float = 0.55) -> np.ndarray:
+    """A colour mixed with white, for region backgrounds that let the points stand out."""
+    rgb = np.array(matplotlib.colors.to_rgb(color))
+    return rgb + (1.0 - rgb) * amount
+
+
+def draw_regions(
+    ax: Axes, xs: np.ndarray, ys: np.ndarray, winner: np.ndarray, tied: np.ndarray, n_classes: int
+) -> None:
+    """Colour each grid cell by its predicted class (lightened); tied votes in grey."""
+    image = np.array([_light(c) for c in class_colors(n_classes)])[winner]
+    image[tied] = _light(TIE_COLOR, 0.35)
+    extent = (xs[0], xs[-1], ys[0], ys[-1])
+    ax.imshow(image, origin="lower", extent=extent, aspect="auto", interpolation="nearest", zorder=0)
+
+
+def draw_cell_edges(ax: Axes, xs: np.ndarray, ys: np.ndarray, owner: np.ndarray) -> None:
+    """Thin lines where the nearest training point changes: the Voronoi cells on the grid."""
+    edge = np.zeros(owner.shape, dtype=bool)
+    edge[:, 1:] |= owner[:, 1:] != owner[:, :-1]
+    edge[1:, :] |= owner[1:, :] != owner[:-1, :]
+    overlay = np.zeros((*owner.shape, 4))
+    overlay[edge] = (0, 0, 0, 0.55)
+    ax.imshow(
+        overlay,
+        origin="lower",
+        extent=(xs[0], xs[-1], ys[0], ys[-1]),
+        aspect="auto",
+        interpolation="nearest",
+        zorder=1,
+    )
+
+
+def ball_outline(center: np.ndarray, radius: float, p: float, n: int = 400) -> np.ndarray:
+    """Points on the Minkowski sphere {x : ‖x − center‖_p = radius} in 2-D (p = inf: a square)."""
+    t = np.linspace(0, 2 * np.pi, n)
+    c, s = np.cos(t), np.sin(t)
+    if p == np.inf:
+        scale = np.maximum(np.abs(c), np.abs(s))
+    else:
+        scale = (np.abs(c) ** p + np.abs(s) ** p) ** (1.0 / p)
+    return center + radius * np.column_stack([c / scale, s / scale])
+
+
+def draw_query(
+    ax: Axes,
+    query: np.ndarray,
+    neighbours: np.ndarray,
+    ball: np.ndarray | None = None,
+) -> None:
+    """The query point, lines to its neighbours, and the ball through the k-th (if given)."""
+    for point in neighbours:
+        ax.plot([query[0], point[0]], [query[1], point[1]], color="black", lw=1, alpha=0.7, zorder=4)
+    if ball is not None:
+        ax.plot(
+            ball[:, 0], ball[:, 1], color="black", lw=1.2, ls="--", zorder=4, label="ball through the k-th"
+        )
+    ax.scatter(
+        *query, marker="*", s=260, c="white", edgecolors="black", linewidths=1.2, zorder=5, label="query"
+    )
+
+
+def draw_kd_splits(ax: Axes, splits: Sequence, max_depth: int = 12) -> None:
+    """The k-d tree's splitting lines, thicker near the root."""
+    for split in splits:
+        if split.depth > max_depth:
+            continue
+        width = max(0.4, 2.2 - 0.3 * split.depth)
+        other = split.bounds[1 - split.axis]
+        if split.axis == 0:
+            ax.plot([split.value, split.value], other, color="#333333", lw=width, zorder=2)
+        else:
+            ax.plot(other, [split.value, split.value], color="#333333", lw=width, zorder=2)
+
+
+def knn_figure(
+    X: np.ndarray,
+    y: np.ndarray,
+    xs: np.ndarray,
+    ys: np.ndarray,
+    winner: np.ndarray,
+    tied: np.ndarray,
+    class_names: Sequence[str],
+    title: str = "",
+) -> tuple[Figure, Axes]:
+    """Decision regions with the training points and a legend (ties marked if present)."""
+    fig, ax = new_figure(7.0, 6.0)
+    draw_regions(ax, xs, ys, winner, tied, len(class_names))
+    scatter_classes(ax, X, y, class_names)
+    if tied.any():
+        ax.scatter([], [], marker="s", s=80, c=[_light(TIE_COLOR, 0.35)], label="tied vote")
+    ax.set_xlim(xs[0], xs[-1])
+    ax.set_ylim(ys[0], ys[-1])
+    width, height = xs[-1] - xs[0], ys[-1] - ys[0]
+    if 0.2 < width / height < 5:  # same units on both axes, so a Euclidean ball looks round
+        ax.set_aspect("equal", adjustable="box")
+    ax.set_xlabel("$x_1$")
+    ax.set_ylabel("$x_2$")
+    ax.set_title(title)
+    return fig, ax
+
+
+def finish_legend(ax: Axes) -> None:
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), framealpha=0.95, fontsize=9)
+
+
+def accuracy_by_k_figure(ks: np.ndarray, curves: dict[str, np.ndarray], best_k: int) -> Figure:
+    """Accuracy against k for each named curve, the best held-out k marked."""
+    fig, ax = new_figure(7.0, 3.6)
+    for i, (name, values) in enumerate(curves.items()):
+        ax.plot(ks, values, marker=MARKERS[i], ms=3, lw=1.5, color=PALETTE[i], label=name)
+    ax.axvline(best_k, color="black", ls=":", lw=1)
+    ax.annotate(f"best k = {best_k}", (best_k, ax.get_ylim()[0]), xytext=(4, 6), textcoords="offset points")
+    ax.set_xlabel("k (number of neighbours)")
+    ax.set_ylabel("accuracy")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="best")
+    return fig
+
 
 # --------------------------------------------------------------------------------------------
 # ID3 figures

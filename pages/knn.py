@@ -1,25 +1,225 @@
-"""k-NN: the data it classifies (the full lesson is built in issue 4)."""
+"""k-NN: decision regions that re-vote instantly as k moves; metrics, weights, scaling, k-d tree."""
 
+import numpy as np
+import pandas as pd
 import streamlit as st
 
-from classic import datasets, plots
-from pages._shared import download_points, ensure_app_shell, seed_input
+from classic import datasets, evaluation, plots
+from classic.kdtree import KDTree
+from classic.knn import (
+    ALGORITHMS,
+    METRICS,
+    WEIGHTS,
+    KNNClassifier,
+    accuracy_by_k,
+    leave_one_out_accuracy,
+    minkowski_p,
+    nearest_neighbors,
+    region_grid,
+    vote,
+)
+from classic.preprocessing import MinMaxScaler, StandardScaler
+from pages._shared import download_figure, download_points, ensure_app_shell, how_it_works, seed_input
 
 ensure_app_shell()
 
-st.title("k-nearest neighbours")
-st.write("A new point takes the majority label of the k training points nearest to it.")
-GENERATORS = {
-    "Gaussian clusters": lambda seed: datasets.gaussian_clusters(50, random_state=seed),
-    "Concentric circles": lambda seed: datasets.concentric_circles(200, 0.1, seed),
-    "Moons": lambda seed: datasets.moons(200, 0.1, seed),
-    "XOR": lambda seed: datasets.xor(200, 0.2, seed),
-    "Spiral": lambda seed: datasets.spiral(300, 2, 0.1, seed),
+YOURS = "Your points (edit the table)"
+DATA = {
+    "Gaussian clusters (the post's dummy data)": lambda n, c, s: datasets.gaussian_clusters(
+        n // c, [(4 * np.cos(a), 4 * np.sin(a)) for a in np.linspace(0, 2 * np.pi, c, endpoint=False)], 1.5, s
+    ),
+    "Concentric circles": lambda n, c, s: datasets.concentric_circles(n, 0.12, s),
+    "Moons": lambda n, c, s: datasets.moons(n, 0.15, s),
+    "XOR": lambda n, c, s: datasets.xor(max(n, 4), 0.2, s),
+    "Spiral": lambda n, c, s: datasets.spiral(n, c, 0.15, s),
+    "One feature ×100 (shoe size in mm)": lambda n, c, s: datasets.stretched_clusters(n // 2, 100.0, s),
+    YOURS: None,
 }
+SCALERS = {"none": None, "min-max": MinMaxScaler, "standardise": StandardScaler}
+RESOLUTION, K_CACHED = 160, 64
+
+st.title("k-nearest neighbours")
+st.write(
+    "A new point takes the majority label of the k training points nearest to it. With k = 1 the "
+    "regions hug every point (low bias, high variance); as k grows they smooth out. The metric "
+    "decides what *near* means, and unscaled features let one axis decide alone."
+)
+
 with st.sidebar:
-    name = st.selectbox("Data", list(GENERATORS), key="knn_data")
+    name = st.selectbox("Data", list(DATA), key="knn_data")
+    n_classes = st.slider(
+        "Classes", 2, 5, 3, key="knn_classes", disabled="clusters" not in name and name != "Spiral"
+    )
+    n_points = st.slider("Points", 20, 1000, 200, step=10, key="knn_points", disabled=name == YOURS)
     seed = seed_input("knn_seed")
-X, y = GENERATORS[name](seed)
-fig = plots.points_figure(X, y, name)
-st.pyplot(fig, width="content")
-download_points(X, y, "knn-data.csv", key="knn_download")
+    st.button(
+        "New points",
+        key="knn_new",
+        on_click=lambda: st.session_state.update(knn_seed=st.session_state.knn_seed + 1),
+    )
+
+if name == YOURS:
+    if "knn_user_points" not in st.session_state:
+        X0, y0 = datasets.gaussian_clusters(6, ((-2, 0), (2, 0)), 1.0, 0)
+        st.session_state.knn_user_points = pd.DataFrame({"x1": X0[:, 0], "x2": X0[:, 1], "class": y0})
+    st.caption("Add rows at the bottom of the table, edit or delete them; classes are 0–4.")
+    table = st.data_editor(
+        st.session_state.knn_user_points,
+        num_rows="dynamic",
+        key="knn_editor",
+        column_config={"class": st.column_config.NumberColumn(min_value=0, max_value=4, step=1)},
+    ).dropna()
+    X, y_raw = table[["x1", "x2"]].to_numpy(float), table["class"].to_numpy(int)
+else:
+    X, y_raw = DATA[name](n_points, n_classes, seed)
+if len(X) < 2 or len(np.unique(y_raw)) < 2:
+    st.warning("k-NN needs at least two points of two different classes: add some rows to the table.")
+    st.stop()
+classes, y = np.unique(y_raw, return_inverse=True)
+class_names = [f"class {c}" for c in classes]
+
+with st.sidebar:
+    st.subheader("Classifier")
+    k = st.slider("k (neighbours)", 1, len(X), min(5, len(X)), key="knn_k")
+    metric = st.selectbox("Metric", METRICS, key="knn_metric")
+    p = st.slider("p (Minkowski)", 1.0, 10.0, 3.0, 0.5, key="knn_p") if metric == "minkowski" else 2.0
+    weights = st.selectbox(
+        "Weights", WEIGHTS, key="knn_weights", help="distance = 1/d, distance2 = 1/d², gaussian = exp(−d²/h²)"
+    )
+    bandwidth = (
+        st.slider("Bandwidth h", 0.05, 5.0, 1.0, key="knn_bandwidth") if weights == "gaussian" else 1.0
+    )
+    scaling = st.selectbox("Scaling", list(SCALERS), key="knn_scaling")
+    algorithms = ALGORITHMS if minkowski_p(metric, p) is not None else ("brute",)
+    algorithm = st.selectbox(
+        "Algorithm",
+        algorithms,
+        key="knn_algorithm",
+        help="Same answers; the k-d tree measures fewer distances.",
+    )
+
+scaler = SCALERS[scaling]() if SCALERS[scaling] else None
+Xs = scaler.fit_transform(X) if scaler else X
+xs, ys, grid = region_grid(X, RESOLUTION)
+
+
+@st.cache_data(max_entries=16, show_spinner="Finding the neighbours of every pixel…")
+def grid_neighbours(X, Xs, grid, scaling, metric, p, k_max):
+    """Neighbour indices for the largest k, once per (data, metric, scaling): k only re-votes."""
+    scaler = SCALERS[scaling]().fit(X) if SCALERS[scaling] else None
+    return nearest_neighbors(scaler.transform(grid) if scaler else grid, Xs, k_max, metric, p)
+
+
+k_max = min(len(X), max(K_CACHED, k))
+distances, indices = grid_neighbours(X, Xs, grid, scaling, metric, p, k_max if k <= K_CACHED else k)
+winner, shares, tied = vote(y[indices[:, :k]], distances[:, :k], len(classes), weights, bandwidth)
+winner, tied = winner.reshape(RESOLUTION, RESOLUTION), tied.reshape(RESOLUTION, RESOLUTION)
+
+model = KNNClassifier(k, metric, p, weights, algorithm, bandwidth).fit(Xs, y)
+train_accuracy = model.score(Xs, y)
+
+regions_tab, accuracy_tab, tree_tab = st.tabs(["Decision regions", "Accuracy against k", "k-d tree"])
+with regions_tab:
+    left, right = st.columns([3, 2])
+    with right:
+        st.markdown("**Inspect a query point**")
+        cx, cy = st.columns(2)
+        qx = cx.number_input("x₁", value=float(np.round(X[:, 0].mean(), 2)), key="knn_qx", format="%.2f")
+        qy = cy.number_input("x₂", value=float(np.round(X[:, 1].mean(), 2)), key="knn_qy", format="%.2f")
+        query = np.array([qx, qy])
+        show_voronoi = st.checkbox(
+            "Voronoi cells of the training points (the 1-NN boundaries lie on them)", key="knn_voronoi"
+        )
+        q_scaled = scaler.transform(query[None]) if scaler else query[None]
+        q_dist, q_idx = model.kneighbors(q_scaled)
+        q_win, q_share, q_tied = vote(y[q_idx], q_dist, len(classes), weights, bandwidth)
+        st.metric(
+            "Prediction",
+            class_names[q_win[0]],
+            "tie broken by the nearest" if q_tied[0] else None,
+            delta_color="off",
+        )
+        tally = pd.DataFrame(
+            {"neighbour": q_idx[0], "class": [class_names[c] for c in y[q_idx[0]]], "distance": q_dist[0]}
+        )
+        st.dataframe(tally, hide_index=True, height=min(35 * (k + 1) + 3, 300))
+        st.bar_chart(pd.Series(q_share[0], index=class_names, name="vote share"), height=180)
+    with left:
+        fig, ax = plots.knn_figure(
+            X, y, xs, ys, winner, tied, class_names, f"k = {k}, {metric}, {weights} weights"
+        )
+        if show_voronoi:
+            plots.draw_cell_edges(ax, xs, ys, indices[:, 0].reshape(RESOLUTION, RESOLUTION))
+        ball = None
+        if scaling == "none" and minkowski_p(metric, p) is not None:
+            ball = plots.ball_outline(query, q_dist[0, -1], minkowski_p(metric, p))
+        plots.draw_query(ax, query, X[q_idx[0]], ball)
+        plots.finish_legend(ax)
+        st.pyplot(fig, width="stretch")
+        st.caption(
+            f"Training accuracy {train_accuracy:.1%} · {len(X)} points · grid {RESOLUTION}×{RESOLUTION}"
+            + (" · the dashed ball is drawn in unscaled coordinates only" if scaling != "none" else "")
+        )
+        d1, d2 = st.columns(2)
+        with d1:
+            download_figure(fig, "knn-regions.png", key="knn_fig_download")
+        with d2:
+            download_points(X, y_raw, "knn-points.csv", key="knn_data_download")
+
+with accuracy_tab:
+    X_train, X_test, y_train, y_test = evaluation.train_test_split(Xs, y, 0.3, seed, stratify=len(X) >= 20)
+    ks = np.arange(1, min(len(X_train), 60) + 1)
+    curves = {
+        "training": accuracy_by_k(X_train, y_train, X_train, y_train, ks, metric, p, weights, bandwidth),
+        "held-out test (30%)": accuracy_by_k(
+            X_train, y_train, X_test, y_test, ks, metric, p, weights, bandwidth
+        ),
+        "leave-one-out": leave_one_out_accuracy(Xs, y, ks[ks < len(X)], metric, p, weights, bandwidth),
+    }
+    curves["leave-one-out"] = np.pad(
+        curves["leave-one-out"], (0, len(ks) - len(curves["leave-one-out"])), constant_values=np.nan
+    )
+    best_k = int(ks[np.nanargmax(curves["leave-one-out"])])
+    st.pyplot(plots.accuracy_by_k_figure(ks, curves, best_k), width="stretch")
+    st.write(
+        f"Leave-one-out accuracy is highest at **k = {best_k}** ({np.nanmax(curves['leave-one-out']):.1%}). "
+        "Training accuracy at k = 1 is always 100% (each point is its own nearest neighbour): it says nothing."
+    )
+
+with tree_tab:
+    if minkowski_p(metric, p) is None:
+        st.info(
+            "The k-d tree prunes with the distance to a splitting line, which bounds Minkowski metrics only."
+        )
+    else:
+        tree = KDTree(Xs)
+        _, _, visited = tree.query(q_scaled[0], k, p=minkowski_p(metric, p))
+        fig, ax = plots.new_figure(7.0, 6.0)
+        splits = tree.splits()
+        if scaler:
+            splits = [split.rescaled(scaler.scale_, scaler.offset_) for split in splits]
+        plots.draw_kd_splits(ax, splits)
+        plots.scatter_classes(ax, X, y, class_names)
+        plots.draw_query(ax, query, X[q_idx[0]])
+        plots.finish_legend(ax)
+        ax.set_title(f"k-d tree: {tree.n_nodes_} nodes, depth {tree.depth_}")
+        st.pyplot(fig, width="stretch")
+        st.metric(
+            "Distances computed for this query",
+            f"{visited} of {len(X)}",
+            f"brute force: {len(X)}",
+            delta_color="off",
+        )
+
+how_it_works(
+    KNNClassifier.predict,
+    vote,
+    nearest_neighbors,
+    formulas=[
+        r"\hat y(x) = \arg\max_c \sum_{i \in N_k(x)} w_i\,[y_i = c]",
+        r"w_i \in \{1,\ 1/d_i,\ 1/d_i^2,\ e^{-d_i^2/h^2}\}",
+        r"\|a-b\|_p = \Big(\sum_j |a_j-b_j|^p\Big)^{1/p},\qquad \|a-b\|_2^2 = \|a\|^2 + \|b\|^2 - 2\,a\cdot b",
+    ],
+    text="Ties between classes go to the class of the nearest tied neighbour. The regions are "
+    "computed by brute force for the largest k once, then only re-voted when k moves.",
+)

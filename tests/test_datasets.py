@@ -208,3 +208,11 @@ def test_download_command(monkeypatch, capsys, data_home):
     assert datasets.main(["download"]) == 0
     assert "semeion.data: ready" in capsys.readouterr().out
     assert datasets.main([]) == 2
+
+
+def test_stretched_clusters_differ_only_in_the_small_feature():
+    X, y = datasets.stretched_clusters(200, factor=100, random_state=0)
+    assert X[:, 0].std() > 50 * X[:, 1].std()
+    assert np.mean((X[:, 1] > 0) == (y == 1)) > 0.85
+    with pytest.raises(ValueError, match="factor"):
+        datasets.stretched_clusters(factor=0)

@@ -65,3 +65,12 @@ def test_bad_queries():
         tree.query([0.0, 1.0, 0.0], k=4)
     with pytest.raises(ValueError, match="leaf_size"):
         KDTree(np.eye(3), leaf_size=0)
+
+
+def test_splits_map_back_to_original_units():
+    from classic.preprocessing import StandardScaler
+
+    X = np.random.default_rng(5).normal(size=(50, 2)) * [100, 1]
+    scaler = StandardScaler().fit(X)
+    scaled = KDTree(scaler.transform(X)).splits()[0].rescaled(scaler.scale_, scaler.offset_)
+    assert scaled.value == pytest.approx(np.median(X[:, 0]) if len(X) % 2 else np.sort(X[:, 0])[25])

@@ -6,7 +6,15 @@ from sklearn.metrics import pairwise_distances as sk_pairwise
 from sklearn.neighbors import KNeighborsClassifier
 
 from classic import datasets, evaluation
-from classic.knn import KNNClassifier, leave_one_out_accuracy, nearest_neighbors, pairwise_distances, vote
+from classic.knn import (
+    KNNClassifier,
+    accuracy_by_k,
+    leave_one_out_accuracy,
+    nearest_neighbors,
+    pairwise_distances,
+    region_grid,
+    vote,
+)
 
 
 @pytest.fixture(scope="module")
@@ -160,3 +168,20 @@ def test_high_dimensional_binary_distances_are_exact():
     exact = pairwise_distances(Q, X)
     np.testing.assert_array_equal(distances, np.take_along_axis(exact, indices, axis=1))
     assert np.all(distances[:5, 0] == 0) and indices[:5, 0].tolist() == [0, 1, 2, 3, 4]
+
+
+def test_accuracy_by_k_equals_fitting_each_k(blobs):
+    X, y, _ = blobs
+    X_train, X_test, y_train, y_test = X[:200], X[200:], y[:200], y[200:]
+    ks = [1, 4, 9, 25]
+    expected = [KNNClassifier(k, weights="distance").fit(X_train, y_train).score(X_test, y_test) for k in ks]
+    np.testing.assert_allclose(
+        accuracy_by_k(X_train, y_train, X_test, y_test, ks, weights="distance"), expected
+    )
+
+
+def test_region_grid_covers_the_data():
+    X = np.array([[0.0, 0.0], [2.0, 1.0]])
+    xs, ys, points = region_grid(X, resolution=5, margin=0.5)
+    assert xs[0] == -1.0 and xs[-1] == 3.0 and ys[0] == -0.5 and ys[-1] == 1.5
+    assert points.shape == (25, 2) and points[1].tolist() == [0.0, -0.5]
