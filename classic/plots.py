@@ -299,3 +299,52 @@ def fold_scores_figure(scores: dict[str, np.ndarray], title: str = "") -> Figure
 # --------------------------------------------------------------------------------------------
 # Digits figures
 # --------------------------------------------------------------------------------------------
+
+
+def grid_figure(grid: np.ndarray, title: str = "What the classifier sees (16×16)") -> Figure:
+    """One 16×16 binary grid with its pixel lattice, sharp (no interpolation)."""
+    fig, ax = new_figure(3.2, 3.4)
+    ax.imshow(np.asarray(grid).reshape(16, 16), cmap="gray_r", vmin=0, vmax=1, interpolation="nearest")
+    ax.set_xticks(np.arange(-0.5, 16, 1), minor=True)
+    ax.set_yticks(np.arange(-0.5, 16, 1), minor=True)
+    ax.grid(which="minor", color="#cccccc", lw=0.4)
+    ax.tick_params(which="both", length=0, labelbottom=False, labelleft=False)
+    ax.set_title(title, fontsize=10)
+    return fig
+
+
+def confusion_figure(matrix: np.ndarray, labels: Sequence) -> Figure:
+    """A confusion matrix with counts in the cells (rows: truth, columns: prediction)."""
+    fig, ax = new_figure(5.2, 4.6)
+    ax.imshow(matrix, cmap="Blues")
+    for (i, j), count in np.ndenumerate(matrix):
+        if count:
+            ax.text(
+                j,
+                i,
+                str(count),
+                ha="center",
+                va="center",
+                fontsize=8,
+                color="white" if count > matrix.max() / 2 else "black",
+            )
+    ax.set_xticks(range(len(labels)), labels)
+    ax.set_yticks(range(len(labels)), labels)
+    ax.set_xlabel("predicted digit")
+    ax.set_ylabel("true digit")
+    return fig
+
+
+def accuracy_spread_figure(ks: Sequence[int], scores: np.ndarray, label: str) -> Figure:
+    """Mean accuracy against k over seeds (rows of ``scores``), with the min–max band."""
+    fig, ax = new_figure(6.0, 3.4)
+    ks = np.asarray(ks)
+    ax.fill_between(
+        ks, scores.min(axis=0), scores.max(axis=0), color=PALETTE[0], alpha=0.2, label="range over seeds"
+    )
+    ax.plot(ks, scores.mean(axis=0), marker="o", color=PALETTE[0], label=label)
+    ax.set_xlabel("k")
+    ax.set_ylabel("test accuracy")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="lower left")
+    return fig

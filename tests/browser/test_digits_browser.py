@@ -1,0 +1,100 @@
+"""The digits page in a real browser: draw with the mouse, read the prediction, clear, redraw."""
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import assert_no_exception_box, screenshot, wait_for_app
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from strokes import PATHS  # noqa: E402
+
+PREDICTION = ".digit-prediction"
+
+
+def draw(page, digit: int, box=(60, 30, 150, 220)) -> None:
+    """Replay a pen path for ``digit`` with the mouse: down, many moves, up (per stroke)."""
+    canvas = page.locator("canvas.upper-canvas").bounding_box()
+    left, top, width, height = box
+    for path in PATHS[digit]:
+        points = [(canvas["x"] + left + x * width, canvas["y"] + top + y * height) for x, y in path]
+        page.mouse.move(*points[0])
+        page.mouse.down()
+        for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
+            for t in (0.25, 0.5, 0.75, 1.0):
+                page.mouse.move(x0 + t * (x1 - x0), y0 + t * (y1 - y0))
+        page.mouse.up()
+
+
+def prediction_after(page, previous: str | None, timeout: float = 20) -> tuple[str, float]:
+    """Wait for the shown digit to appear or change; return it and the seconds it took."""
+    start = time.perf_counter()
+    deadline = start + timeout
+    while time.perf_counter() < deadline:
+        shown = page.locator(PREDICTION)
+        if shown.count() and shown.first.inner_text().strip() != previous:
+            elapsed = time.perf_counter() - start
+            wait_for_app(page)
+            return page.locator(PREDICTION).first.inner_text().strip(), elapsed
+        page.wait_for_timeout(20)
+    pytest.fail(f"no new prediction within {timeout} s")
+
+
+def clear(page) -> None:
+    page.get_by_role("button", name="Reset canvas & history").click()
+    page.locator(PREDICTION).wait_for(state="detached", timeout=20_000)
+
+
+@pytest.fixture(scope="module")
+def digits_page(server, browser_context):
+    page = browser_context.new_page()
+    page.goto(f"{server}/digits")  # the first request of this fresh server
+    wait_for_app(page)
+    page.locator("canvas.upper-canvas").wait_for()
+    yield page
+    page.close()
+
+
+def test_draw_a_seven_then_clear_and_draw_a_zero(digits_page):
+    page = digits_page
+    assert page.get_by_text("Draw a digit on the canvas").count() == 1
+    draw(page, 7)
+    shown, _ = prediction_after(page, None)
+    assert shown == "7"
+    assert_no_exception_box(page)
+    screenshot(page, "digits-drew-7")
+    clear(page)
+    assert page.get_by_text("Draw a digit on the canvas").count() == 1
+    draw(page, 0)
+    shown, _ = prediction_after(page, None)
+    assert shown == "0"
+    screenshot(page, "digits-drew-0")
+    clear(page)
+
+
+def test_mouse_drawn_digits_are_recognised(digits_page):
+    page = digits_page
+    hits, latencies = 0, []
+    for digit in range(10):
+        draw(page, digit)
+        shown, seconds = prediction_after(page, None)
+        hits += shown == str(digit)
+        latencies.append(seconds)
+        clear(page)
+    print(
+        f"mouse-drawn digits: {hits}/10 right; stroke end → prediction median {statistics.median(latencies):.2f} s"
+    )
+    assert hits >= 9
+
+
+def test_teach_mode_adds_an_example(digits_page):
+    page = digits_page
+    draw(page, 4)
+    prediction_after(page, None)
+    page.get_by_role("button", name="This was a 0").click()
+    page.get_by_text("1 example(s) of yours in the training set").wait_for()
+    page.get_by_role("button", name="Forget my examples").click()
+    page.get_by_text("0 example(s) of yours in the training set").wait_for()
+    assert_no_exception_box(page)
