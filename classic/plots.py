@@ -448,12 +448,14 @@ def accuracy_by_k_figure(ks: np.ndarray, curves: dict[str, np.ndarray], best_k: 
     fig, ax = new_figure(7.0, 3.6)
     for i, (name, values) in enumerate(curves.items()):
         ax.plot(ks, values, marker=MARKERS[i], ms=3, lw=1.5, color=PALETTE[i], label=name)
+    lowest = min(float(np.nanmin(v)) for v in curves.values())
+    ax.set_ylim(max(0.0, min(0.8, lowest - 0.05)), 1.01)  # a fixed scale: small wiggles look small
     ax.axvline(best_k, color="black", ls=":", lw=1)
-    ax.annotate(f"best k = {best_k}", (best_k, ax.get_ylim()[0]), xytext=(4, 6), textcoords="offset points")
+    ax.annotate(f"best k = {best_k}", (best_k, 1.01), xytext=(4, -14), textcoords="offset points")
     ax.set_xlabel("k (number of neighbours)")
     ax.set_ylabel("accuracy")
     ax.grid(alpha=0.3)
-    ax.legend(loc="best")
+    ax.legend(loc="lower left", fontsize=9)
     return fig
 
 

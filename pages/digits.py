@@ -9,7 +9,7 @@ from streamlit_drawable_canvas import st_canvas
 
 from classic import digits, evaluation, plots
 from classic.knn import METRICS, WEIGHTS
-from pages._shared import ensure_app_shell, figure_png, how_it_works, load_semeion
+from pages._shared import ensure_app_shell, figure_png, how_it_works, load_semeion, share_in_url, write_url
 
 ensure_app_shell()
 
@@ -21,6 +21,14 @@ st.write(
     "then the k most similar Semeion digits vote on what it is."
 )
 
+share_in_url(
+    {
+        "digits_k": (1, 25),
+        "digits_metric": list(METRICS),
+        "digits_weights": list(WEIGHTS),
+        "digits_blur": [True, False],
+    }
+)
 with st.sidebar:
     k = st.slider("k (neighbours)", 1, 25, 1, key="digits_k")
     metric = st.selectbox("Metric", METRICS, key="digits_metric")
@@ -33,6 +41,7 @@ with st.sidebar:
     )
     stroke = st.slider("Pen width", 6, 40, 18, key="digits_pen")
 
+write_url("digits_k", "digits_metric", "digits_weights", "digits_blur")
 st.session_state.setdefault("digits_taught", [])
 data = load_semeion()
 taught = st.session_state.digits_taught

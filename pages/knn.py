@@ -19,7 +19,15 @@ from classic.knn import (
     vote,
 )
 from classic.preprocessing import MinMaxScaler, StandardScaler
-from pages._shared import download_figure, download_points, ensure_app_shell, how_it_works, seed_input
+from pages._shared import (
+    download_figure,
+    download_points,
+    ensure_app_shell,
+    how_it_works,
+    seed_input,
+    share_in_url,
+    write_url,
+)
 
 ensure_app_shell()
 
@@ -45,6 +53,17 @@ st.write(
     "decides what *near* means, and unscaled features let one axis decide alone."
 )
 
+share_in_url(
+    {
+        "knn_data": list(DATA),
+        "knn_seed": (0, 2**31 - 1),
+        "knn_points": (20, 1000),
+        "knn_classes": (2, 5),
+        "knn_metric": list(METRICS),
+        "knn_weights": list(WEIGHTS),
+        "knn_scaling": list(SCALERS),
+    }
+)
 with st.sidebar:
     name = st.selectbox("Data", list(DATA), key="knn_data")
     n_classes = st.slider(
@@ -98,6 +117,7 @@ with st.sidebar:
         help="Same answers; the k-d tree measures fewer distances.",
     )
 
+write_url("knn_data", "knn_seed", "knn_points", "knn_classes", "knn_metric", "knn_weights", "knn_scaling")
 scaler = SCALERS[scaling]() if SCALERS[scaling] else None
 Xs = scaler.fit_transform(X) if scaler else X
 xs, ys, grid = region_grid(X, RESOLUTION)

@@ -8,7 +8,15 @@ import streamlit as st
 
 from classic import datasets, plots
 from classic.perceptron import DualPerceptron, Perceptron, generalisation, mistake_bound
-from pages._shared import download_figure, download_points, ensure_app_shell, how_it_works, seed_input
+from pages._shared import (
+    download_figure,
+    download_points,
+    ensure_app_shell,
+    how_it_works,
+    seed_input,
+    share_in_url,
+    write_url,
+)
 
 ensure_app_shell()
 
@@ -28,6 +36,7 @@ st.write(
     "on XOR it never does, and it returns to the same weights again and again."
 )
 
+share_in_url({"pc_data": list(DATA), "pc_seed": (0, 2**31 - 1), "pc_epochs": (1, 200)})
 with st.sidebar:
     name = st.selectbox("Data", list(DATA), key="pc_data")
     seed = seed_input("pc_seed")
@@ -42,6 +51,7 @@ with st.sidebar:
     )
     speed = st.slider("Speed (updates per second)", 1, 20, 8, key="pc_speed")
 
+write_url("pc_data", "pc_seed", "pc_epochs")
 if name == YOURS:
     if "pc_user_points" not in st.session_state:
         X0, y0 = datasets.linearly_separable(8, 1)

@@ -53,3 +53,15 @@ def test_accuracy_and_tree_tabs(server, browser_page):
     page.get_by_text("Distances computed for this query").wait_for()
     assert_no_exception_box(page)
     screenshot(page, "knn-kdtree")
+
+
+def test_a_shared_link_reproduces_the_view(server, browser_page):
+    page = browser_page
+    page.goto(f"{server}/knn?knn_data=Moons&knn_metric=manhattan&knn_seed=7&knn_points=9999")
+    wait_for_app(page)
+    assert page.get_by_role("spinbutton", name="Random seed").input_value() == "7"
+    # The page writes the widgets' values back into the URL: they hold the linked view.
+    assert "knn_data=Moons" in page.url and "knn_seed=7" in page.url
+    # An out-of-range value is ignored, not an error; the URL now holds the valid view.
+    assert_no_exception_box(page)
+    assert "knn_points=200" in page.url and "knn_metric=manhattan" in page.url
