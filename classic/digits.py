@@ -55,12 +55,17 @@ def stretch(coverage: np.ndarray, size: int = SIZE) -> np.ndarray:
     return _area_weights(coverage.shape[0], size) @ coverage @ _area_weights(coverage.shape[1], size).T
 
 
-def canvas_to_grid(rgba: Any, threshold: float = 0.5) -> np.ndarray | None:
+def canvas_to_grid(rgba: Any, threshold: float = 0.5, min_aspect: float = 0.35) -> np.ndarray | None:
     """An RGBA canvas image (any size) → (16, 16) uint8 grid in {0, 1}, or None without ink.
 
     Crop to the ink's bounding box, stretch it to fill 16×16 in both directions, threshold
     the area-averaged coverage at ``threshold`` (relative to the darkest cell, so faint
     anti-aliased strokes still count).
+
+    One departure from Semeion: a box narrower than ``min_aspect`` × its height is first
+    widened (centred) to that width. The scanned "1"s were slanted, so stretching made them
+    diagonal bands; a drawn "1" is often a bare vertical stroke, which stretching would turn
+    into a solid black square (read as an 8).
     """
     coverage = ink(rgba)
     if coverage is None:
@@ -70,6 +75,9 @@ def canvas_to_grid(rgba: Any, threshold: float = 0.5) -> np.ndarray | None:
         return None
     rows, cols = np.flatnonzero(inked.any(axis=1)), np.flatnonzero(inked.any(axis=0))
     box = coverage[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1]
+    narrow = int(np.ceil(min_aspect * box.shape[0])) - box.shape[1]
+    if narrow > 0:
+        box = np.pad(box, ((0, 0), (narrow // 2, narrow - narrow // 2)))
     grey = stretch(box)
     return (grey >= threshold * grey.max()).astype(np.uint8)
 

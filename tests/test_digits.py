@@ -25,10 +25,22 @@ def test_a_single_dot_fills_the_box():
     assert grid.all()  # stretched in both directions, as Semeion did
 
 
-def test_a_vertical_stroke_becomes_as_wide_as_the_box():
+def test_a_slanted_stroke_is_stretched_to_the_full_width():
+    image = blank()
+    for row in range(20, 260):  # a "1" leaning right, as Semeion's writers drew it
+        column = 200 - (row - 20) // 2
+        image[row, column - 12 : column + 12, 3] = 255
+    grid = digits.canvas_to_grid(image)
+    assert grid[0, -1] and grid[-1, 0] and not grid[0, 0] and not grid[-1, -1]
+
+
+def test_a_bare_vertical_stroke_stays_a_bar_and_reads_as_one(data_home):
     image = blank()
     image[20:260, 130:150, 3] = 255
-    assert digits.canvas_to_grid(image).all()
+    grid = digits.canvas_to_grid(image)
+    assert grid[:, 7:9].all() and not grid[:, :4].any() and not grid[:, -4:].any()
+    X, y = datasets.load_semeion(data_home)
+    assert digits.classify(digits.fit_classifier(X, y, k=3, smooth=True), grid, smooth=True)[0] == 1
 
 
 def test_an_l_shape_touching_the_border_keeps_its_shape():

@@ -35,10 +35,14 @@ def median_time(function, repeat=200):
 X, y = datasets.load_semeion()
 image = drawings(1, seed=0)[0][7]
 grid = digits.canvas_to_grid(image)
-print(f"canvas 280×280 → 16×16 grid           {median_time(lambda: digits.canvas_to_grid(image)) * 1e3:6.3f} ms")
+print(
+    f"canvas 280×280 → 16×16 grid           {median_time(lambda: digits.canvas_to_grid(image)) * 1e3:6.3f} ms"
+)
 for smooth in (False, True):
     model = digits.fit_classifier(X, y, k=5, smooth=smooth)
     oracle = KNeighborsClassifier(5, algorithm="brute").fit(digits.features(X, smooth), y)
     ours = median_time(lambda: digits.classify(model, grid, smooth))  # noqa: B023
     theirs = median_time(lambda: oracle.predict(digits.features(grid, smooth)))  # noqa: B023
-    print(f"classify one grid, k=5, blur={smooth!s:<5}   ours {ours * 1e3:6.3f} ms   sklearn {theirs * 1e3:6.3f} ms   ratio {ours / theirs:4.2f}")
+    print(
+        f"classify one grid, k=5, blur={smooth!s:<5}   ours {ours * 1e3:6.3f} ms   sklearn {theirs * 1e3:6.3f} ms   ratio {ours / theirs:4.2f}"
+    )

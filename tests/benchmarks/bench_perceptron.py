@@ -32,7 +32,9 @@ def median_time(function, repeat=20):
 X, y = datasets.linearly_separable(25, random_state=0)
 ours = median_time(lambda: Perceptron().fit(X, y))
 theirs = median_time(lambda: SkPerceptron(max_iter=100, tol=None, shuffle=False).fit(X, y))
-print(f"fit, 25 points      ours {ours * 1e3:7.2f} ms   sklearn {theirs * 1e3:7.2f} ms   ratio {ours / theirs:5.2f}")
+print(
+    f"fit, 25 points      ours {ours * 1e3:7.2f} ms   sklearn {theirs * 1e3:7.2f} ms   ratio {ours / theirs:5.2f}"
+)
 X, y = datasets.xor(40, 0.12, random_state=0)
 print(f"fit, noisy XOR, 100 passes  ours {median_time(lambda: Perceptron().fit(X, y), 5) * 1e3:7.1f} ms")
 model = Perceptron().fit(*datasets.linearly_separable(25, random_state=0))
