@@ -1,5 +1,6 @@
 """k-NN: decision regions that re-vote instantly as k moves; metrics, weights, scaling, k-d tree."""
 
+import altair as alt
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -46,6 +47,52 @@ DATA = {
 SCALERS = {"none": None, "min-max": MinMaxScaler, "standardise": StandardScaler}
 RESOLUTION, K_CACHED = 160, 64
 
+
+def new_click() -> tuple[float, float] | None:
+    """The point clicked on the map since the last rerun (None if no new click)."""
+    picked = (st.session_state.get("knn_map") or {}).get("selection", {}).get("pick") or []
+    if not picked or picked == st.session_state.get("knn_last_pick"):
+        return None
+    st.session_state.knn_last_pick = picked
+    return float(picked[0]["x1"]), float(picked[0]["x2"])
+
+
+def click_map(X, y, xs, ys, winner, class_names, query) -> None:
+    """A coarse, clickable copy of the regions: a click selects the nearest grid cell."""
+    step = max(1, len(xs) // 40)
+    gx, gy = np.meshgrid(xs[::step], ys[::step])
+    colours = alt.Scale(domain=class_names, range=plots.class_colors(len(class_names)))
+    cells = pd.DataFrame(
+        {
+            "x1": gx.ravel(),
+            "x2": gy.ravel(),
+            "region": [class_names[c] for c in winner[::step, ::step].ravel()],
+        }
+    )
+    points = pd.DataFrame({"x1": X[:, 0], "x2": X[:, 1], "class": [class_names[c] for c in y]})
+    pick = alt.selection_point(name="pick", on="click", nearest=True, fields=["x1", "x2"], clear=False)
+    grid = (
+        alt.Chart(cells)
+        .mark_square(size=90, opacity=0.3)
+        .encode(
+            x=alt.X("x1", title="x₁"), y=alt.Y("x2", title="x₂"), color=alt.Color("region", scale=colours)
+        )
+        .add_params(pick)
+    )
+    dots = (
+        alt.Chart(points)
+        .mark_circle(size=30, stroke="black", strokeWidth=0.5, opacity=1)
+        .encode(x="x1", y="x2", color=alt.Color("class", scale=colours, legend=None))
+    )
+    star = (
+        alt.Chart(pd.DataFrame({"x1": [query[0]], "x2": [query[1]]}))
+        .mark_point(shape="diamond", size=140, color="black", filled=True)
+        .encode(x="x1", y="x2")
+    )
+    st.altair_chart(grid + dots + star, on_select="rerun", selection_mode="pick", key="knn_map", height=260)
+
+
+click = new_click()
 st.title("k-nearest neighbours")
 st.write(
     "A new point takes the majority label of the k training points nearest to it. With k = 1 the "
@@ -81,6 +128,14 @@ if name == YOURS:
     if "knn_user_points" not in st.session_state:
         X0, y0 = datasets.gaussian_clusters(6, ((-2, 0), (2, 0)), 1.0, 0)
         st.session_state.knn_user_points = pd.DataFrame({"x1": X0[:, 0], "x2": X0[:, 1], "class": y0})
+    if click and st.session_state.get("knn_click_mode", "").startswith("adds"):
+        added = pd.DataFrame(
+            {"x1": [click[0]], "x2": [click[1]], "class": [st.session_state.knn_click_class]}
+        )
+        st.session_state.knn_user_points = pd.concat(
+            [st.session_state.knn_user_points, added], ignore_index=True
+        )
+        click = None
     st.caption("Add rows at the bottom of the table, edit or delete them; classes are 0–4.")
     table = st.data_editor(
         st.session_state.knn_user_points,
@@ -143,9 +198,15 @@ with regions_tab:
     left, right = st.columns([3, 2])
     with right:
         st.markdown("**Inspect a query point**")
+        if click:
+            st.session_state.knn_qx, st.session_state.knn_qy = round(click[0], 2), round(click[1], 2)
         cx, cy = st.columns(2)
-        qx = cx.number_input("x₁", value=float(np.round(X[:, 0].mean(), 2)), key="knn_qx", format="%.2f")
-        qy = cy.number_input("x₂", value=float(np.round(X[:, 1].mean(), 2)), key="knn_qy", format="%.2f")
+        if st.session_state.get("knn_query_data") != (name, seed, n_points, n_classes):
+            # new data: the query starts at the centre of the points
+            st.session_state.knn_query_data = (name, seed, n_points, n_classes)
+            st.session_state.knn_qx, st.session_state.knn_qy = np.round(X.mean(axis=0), 2).tolist()
+        qx = cx.number_input("x₁", key="knn_qx", format="%.2f")
+        qy = cy.number_input("x₂", key="knn_qy", format="%.2f")
         query = np.array([qx, qy])
         show_voronoi = st.checkbox(
             "Voronoi cells of the training points (the 1-NN boundaries lie on them)", key="knn_voronoi"
@@ -164,6 +225,12 @@ with regions_tab:
         )
         st.dataframe(tally, hide_index=True, height=min(35 * (k + 1) + 3, 300))
         st.bar_chart(pd.Series(q_share[0], index=class_names, name="vote share"), height=180)
+        st.markdown("**Click the map**")
+        modes = ["moves the query point"] + (["adds a point of the chosen class"] if name == YOURS else [])
+        st.radio("A click", modes, key="knn_click_mode", horizontal=True)
+        if name == YOURS:
+            st.selectbox("Class of added points", range(5), key="knn_click_class")
+        click_map(X, y, xs, ys, winner, class_names, query)
     with left:
         fig, ax = plots.knn_figure(
             X, y, xs, ys, winner, tied, class_names, f"k = {k}, {metric}, {weights} weights"

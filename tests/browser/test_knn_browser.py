@@ -65,3 +65,23 @@ def test_a_shared_link_reproduces_the_view(server, browser_page):
     # An out-of-range value is ignored, not an error; the URL now holds the valid view.
     assert_no_exception_box(page)
     assert "knn_points=200" in page.url and "knn_metric=manhattan" in page.url
+
+
+def test_clicking_the_map_moves_the_query(server, browser_page):
+    page = browser_page
+    page.goto(f"{server}/knn")
+    wait_for_app(page)
+    qx = page.get_by_role("spinbutton", name="x₁", exact=True)
+    before = qx.input_value()
+    chart = page.locator('[data-testid="stVegaLiteChart"] svg').last  # the map (the first is the vote bars)
+    chart.wait_for()
+    chart.scroll_into_view_if_needed()
+    box = chart.bounding_box()
+    page.mouse.click(box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.3)
+    deadline = time.time() + 30
+    while qx.input_value() == before and time.time() < deadline:
+        page.wait_for_timeout(250)
+    wait_for_app(page)
+    assert qx.input_value() != before
+    assert_no_exception_box(page)
+    screenshot(page, "knn-clicked-query")

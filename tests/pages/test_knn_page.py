@@ -18,6 +18,8 @@ def test_default_view_shows_regions_accuracy_and_tree(page):
     assert page.metric[0].label == "Prediction"
     assert "of 198" in page.metric[1].value
     assert any("Leave-one-out accuracy is highest" in m.value for m in page.markdown)
+    assert page.radio(key="knn_click_mode").options == ["moves the query point"]  # the clickable map
+    assert page.number_input(key="knn_qx").value == -0.16  # the query starts at the centre of the data
 
 
 @pytest.mark.parametrize("k", [1, 198])
@@ -79,5 +81,11 @@ def test_user_points_and_new_points_button():
     at.selectbox(key="knn_data").set_value("Your points (edit the table)").run()
     assert_no_exception(at)
     assert "of 12" in at.metric[1].value
+    assert at.radio(key="knn_click_mode").options == [
+        "moves the query point",
+        "adds a point of the chosen class",
+    ]
+    at.selectbox(key="knn_click_class").set_value(4).run()
+    assert_no_exception(at)
     at.button(key="knn_new").click().run()
     assert at.number_input(key="knn_seed").value == 1
