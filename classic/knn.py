@@ -14,7 +14,9 @@ among them wins, so k = 2 never does worse than k = 1 by a coin flip.
 Brute force computes all distances at once: for the Euclidean metric
 |a − b|² = |a|² + |b|² − 2 a·b, one float32 matrix multiply per chunk of queries (chunks keep
 memory bounded), then ``argpartition`` picks the k smallest, sorted by distance and then
-index. In low dimensions the chosen few are then measured exactly in float64; in high
+index. Small-integer data (binary pixels) take a faster exact path: distance and index are
+packed into one integer key per pair, computed by the same matrix multiply, so a plain
+``partition`` finds the neighbours, and ties fall to the lowest indices. In low dimensions the chosen few are then measured exactly in float64; in high
 dimensions the float32 values are kept (exact for small integers such as binary pixels,
 otherwise good to about 7 significant digits). ``algorithm="kdtree"`` asks a :class:`~classic.kdtree.KDTree`
 instead and returns the same neighbours.
@@ -32,7 +34,7 @@ from classic.kdtree import KDTree, minkowski_distance
 METRICS = ("euclidean", "manhattan", "chebyshev", "minkowski", "cosine", "hamming")
 WEIGHTS = ("uniform", "distance", "distance2", "gaussian")
 ALGORITHMS = ("brute", "kdtree")
-CHUNK_BYTES = 16 * 2**20  # memory for one chunk of the distance computation
+CHUNK_BYTES = 2**20  # memory for one chunk of the distance computation (cache-sized: faster than larger)
 EXACT_DIMS = 8  # up to this many features, the chosen neighbours' distances are recomputed in float64
 
 
@@ -62,7 +64,13 @@ def pairwise_distances(A: Any, B: Any, metric: str = "euclidean", p: float = 2) 
 
 @dataclass(frozen=True)
 class TrainingSet:
-    """Training points prepared once for brute-force searches (centred float32, squared norms)."""
+    """Training points prepared once for brute-force searches (centred float32, squared norms).
+
+    For small-integer data (binary pixels) under the Euclidean metric, ``keyed`` also holds
+    the rows [−2n·x, n·|x|² + j] for training point j of n: a query [b, 1] times it gives
+    n·(|x_j|² − 2 b·x_j) + j, an exact integer in float32 that orders the neighbours by
+    (distance, index) on its own, so one matrix multiply and one ``partition`` find them.
+    """
 
     X: np.ndarray
     metric: str
@@ -70,6 +78,7 @@ class TrainingSet:
     centre: np.ndarray | None = None
     X32: np.ndarray | None = None
     squared_norms: np.ndarray | None = None
+    keyed: np.ndarray | None = None
 
     @classmethod
     def prepare(cls, X: Any, metric: str = "euclidean", p: float = 2) -> TrainingSet:
@@ -78,10 +87,46 @@ class TrainingSet:
             return cls(X, metric, p)
         # Small integers (binary pixels) are exact in float32: do not centre them, so their
         # squared distances stay exact integers. Otherwise centre to limit cancellation.
-        small_integers = np.all(X == np.round(X)) and np.abs(X).max() ** 2 * X.shape[1] < 2**24
+        n = len(X)
+        small_integers = np.abs(X).max(initial=0.0) ** 2 * X.shape[1] < 2**20 and bool(
+            np.all(X == np.round(X))
+        )
         centre = np.zeros(X.shape[1]) if small_integers else X.mean(axis=0)
         X32 = (X - centre).astype(np.float32)
-        return cls(X, metric, p, centre, X32, np.einsum("ij,ij->i", X32, X32))
+        squared_norms = np.einsum("ij,ij->i", X32, X32)
+        keyed = None
+        if small_integers:
+            keyed = np.column_stack([-2.0 * n * X, n * squared_norms + np.arange(n)]).astype(np.float32)
+        return cls(X, metric, p, centre, X32, squared_norms, keyed)
+
+
+def _keyed_neighbors(
+    prepared: TrainingSet, block: np.ndarray, k: int, out: np.ndarray
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """The k nearest neighbours by packed integer keys, or None when the keys are not exact.
+
+    Every partial sum of the product stays below n·(|x|² + 2|b||x| + 1) in magnitude
+    (Cauchy–Schwarz), so when that is under 2²⁴ and the query is integer the float32
+    arithmetic is exact and the keys are distinct integers.
+    """
+    n = len(prepared.X)
+    B32 = block.astype(np.float32)
+    query_norms = np.einsum("ij,ij->i", B32, B32)
+    top = float(prepared.squared_norms.max())
+    if n * (top + 2 * np.sqrt(float(query_norms.max()) * top) + 1) >= 2**24:
+        return None
+    if block.dtype.kind == "f" and np.any(np.rint(B32) != B32):
+        return None
+    augmented = np.ones((len(B32), B32.shape[1] + 1), dtype=np.float32)
+    augmented[:, :-1] = B32
+    keys = np.matmul(augmented, prepared.keyed.T, out=out)
+    if k == 1:
+        keys = keys.min(axis=1, keepdims=True)
+    elif k < n:
+        keys.partition(k - 1, axis=1)
+    keys = np.sort(keys[:, :k], axis=1).astype(np.int64)
+    values, columns = np.divmod(keys, n)
+    return np.sqrt(np.maximum(values + query_norms[:, None], 0.0)), columns
 
 
 def nearest_neighbors(
@@ -93,21 +138,34 @@ def nearest_neighbors(
     Euclidean metric the squared distances come from one float32 matrix multiply per chunk of
     queries, after centring both sides on the training mean (which keeps the cancellation in
     |a|² + |b|² − 2a·b small); other metrics are computed exactly. ``argpartition`` then picks
-    the k smallest per row, sorted by (distance, index).
+    the k smallest per row, sorted by (distance, index); which of several points tied at the
+    k-th distance are kept is unspecified. Small-integer data use packed keys (see
+    :class:`TrainingSet`): exact, and ties at the k-th distance go to the lowest indices.
+    Integer queries are converted chunk by chunk, never copied whole to float64.
     """
     prepared = T if isinstance(T, TrainingSet) else TrainingSet.prepare(T, metric, p)
-    Q, T = np.asarray(Q, dtype=np.float64), prepared.X
+    Q, T = np.asarray(Q), prepared.X
+    if Q.dtype.kind not in "biu":  # integer queries (pixels) are converted chunk by chunk
+        Q = Q.astype(np.float64, copy=False)
     n, dims = T.shape
     euclidean = prepared.X32 is not None
     rows = max(1, CHUNK_BYTES // (n * (4 if euclidean else 8 * dims)))
     distances = np.empty((len(Q), k))
     indices = np.empty((len(Q), k), dtype=np.int64)
+    if euclidean:  # one buffer for every chunk's ranking: fresh memory is slow to touch
+        buffer = np.empty((min(rows, len(Q)), n), dtype=np.float32)
     for start in range(0, len(Q), rows):
         block = Q[start : start + rows]
+        if euclidean and prepared.keyed is not None:  # small integers: not centred
+            found = _keyed_neighbors(prepared, block, k, buffer[: len(block)])
+            if found is not None:
+                distances[start : start + len(block)], indices[start : start + len(block)] = found
+                continue
+        block = block.astype(np.float64, copy=False)
         if euclidean:
             B32 = (block - prepared.centre).astype(np.float32)
             # |b|² is the same along a row, so it is left out of the ranking and added after.
-            ranking = B32 @ prepared.X32.T
+            ranking = np.matmul(B32, prepared.X32.T, out=buffer[: len(block)])
             ranking *= -2.0
             ranking += prepared.squared_norms
         else:
@@ -157,8 +215,8 @@ def vote(
         # An exact match wins outright: only the zero-distance neighbours vote.
         has_exact = exact.any(axis=1)
         w[has_exact] = exact[has_exact].astype(np.float64)
-    scores = np.zeros((len(labels), n_classes))
-    np.add.at(scores, (np.repeat(np.arange(len(labels)), labels.shape[1]), labels.ravel()), w.ravel())
+    cells = (np.arange(len(labels))[:, None] * n_classes + labels).ravel()
+    scores = np.bincount(cells, w.ravel(), minlength=len(labels) * n_classes).reshape(len(labels), n_classes)
     best = scores.max(axis=1, keepdims=True)
     is_top = np.isclose(scores, best, rtol=1e-12, atol=0) & (best > 0)
     tied = is_top.sum(axis=1) > 1
@@ -255,7 +313,7 @@ class KNNClassifier:
     def _check_fitted(self, X: Any) -> np.ndarray:
         if not hasattr(self, "X_"):
             raise ValueError("this KNNClassifier is not fitted yet: call fit(X, y) first")
-        X = _check_points(X)
+        X = _check_points(X, keep_integers=self.tree_ is None)
         if X.shape[1] != self.X_.shape[1]:
             raise ValueError(f"X has {X.shape[1]} features, the model was fitted on {self.X_.shape[1]}")
         return X
@@ -290,16 +348,19 @@ class KNNClassifier:
         return float(np.mean(self.predict(X) == np.asarray(y)))
 
 
-def _check_points(X: Any) -> np.ndarray:
-    try:
-        X = np.asarray(X, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError("X must be numeric") from None
+def _check_points(X: Any, keep_integers: bool = False) -> np.ndarray:
+    """X as a float64 matrix (or, with ``keep_integers``, an integer one as it is), checked."""
+    X = np.asarray(X) if keep_integers else X
+    if not (keep_integers and X.dtype.kind in "biu"):
+        try:
+            X = np.asarray(X, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError("X must be numeric") from None
     if X.ndim != 2:
         raise ValueError(f"X must be a 2-D array (rows × features); got shape {X.shape}")
     if len(X) == 0:
         raise ValueError("X is empty: at least one point is needed")
-    if not np.all(np.isfinite(X)):
+    if X.dtype.kind == "f" and not np.all(np.isfinite(X)):
         raise ValueError("X contains NaN or infinite values")
     return X
 

@@ -1,5 +1,7 @@
 """Tests for classic.knn: scikit-learn as the oracle, the tie rule, weights, errors, Semeion."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 from sklearn.metrics import pairwise_distances as sk_pairwise
@@ -8,6 +10,7 @@ from sklearn.neighbors import KNeighborsClassifier
 from classic import datasets, evaluation
 from classic.knn import (
     KNNClassifier,
+    TrainingSet,
     accuracy_by_k,
     leave_one_out_accuracy,
     nearest_neighbors,
@@ -168,6 +171,55 @@ def test_high_dimensional_binary_distances_are_exact():
     exact = pairwise_distances(Q, X)
     np.testing.assert_array_equal(distances, np.take_along_axis(exact, indices, axis=1))
     assert np.all(distances[:5, 0] == 0) and indices[:5, 0].tolist() == [0, 1, 2, 3, 4]
+
+
+def _reference_neighbours(Q, X, k):
+    """Exact float64 distances, sorted by (distance, index): the order every path must give."""
+    exact = pairwise_distances(Q, X)
+    order = np.lexsort((np.broadcast_to(np.arange(len(X)), exact.shape), exact), axis=1)[:, :k]
+    return np.take_along_axis(exact, order, axis=1), order
+
+
+@pytest.mark.parametrize("k", [1, 2, 7, 40])
+@pytest.mark.parametrize("dtype", [np.uint8, np.int64, np.float64])
+def test_packed_integer_keys_give_exact_neighbours_and_ties_by_index(k, dtype):
+    """Small-integer data take the packed-key path; ties (many, with binary pixels) go to the
+    lower index, exactly as the general path orders them."""
+    rng = np.random.default_rng(k)
+    X = rng.integers(0, 2, size=(300, 64))
+    Q = np.vstack([X[:3], rng.integers(0, 2, size=(40, 64))]).astype(dtype)
+    prepared = TrainingSet.prepare(X)
+    assert prepared.keyed is not None
+    distances, indices = nearest_neighbors(Q, prepared, k)
+    expected = _reference_neighbours(Q.astype(float), X, k)
+    np.testing.assert_array_equal(indices, expected[1])
+    np.testing.assert_array_equal(distances, expected[0])
+    # The general path (argpartition) keeps an arbitrary subset of the points tied at the
+    # k-th distance, so only its distances must agree.
+    general = nearest_neighbors(Q, dataclasses.replace(prepared, keyed=None), k)
+    np.testing.assert_array_equal(general[0], distances)
+
+
+def test_packed_keys_fall_back_when_the_query_is_not_integer_or_too_large():
+    rng = np.random.default_rng(1)
+    X = rng.integers(-3, 4, size=(200, 16))
+    prepared = TrainingSet.prepare(X)
+    assert prepared.keyed is not None
+    for Q in (X[:10] + 0.25, X[:10] * 1000.0):
+        distances, indices = nearest_neighbors(Q, prepared, 5)
+        expected = _reference_neighbours(Q, X, 5)
+        np.testing.assert_array_equal(indices, expected[1])
+        np.testing.assert_allclose(distances, expected[0], rtol=1e-6)
+
+
+def test_integer_queries_are_not_copied_to_float_but_answer_the_same():
+    rng = np.random.default_rng(2)
+    X = rng.integers(0, 2, size=(100, 32))
+    y = rng.integers(0, 3, size=100)
+    model = KNNClassifier(k=5).fit(X, y)
+    Q = rng.integers(0, 2, size=(30, 32), dtype=np.uint8)
+    np.testing.assert_array_equal(model.predict(Q), model.predict(Q.astype(float)))
+    assert model.kneighbors(Q)[0].dtype == np.float64
 
 
 def test_accuracy_by_k_equals_fitting_each_k(blobs):
