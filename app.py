@@ -4,9 +4,14 @@ Run with ``streamlit run app.py``. This script sets the page config and the navi
 page lives in ``pages/`` and draws on the ``classic`` library.
 """
 
+from pathlib import Path
+
 import streamlit as st
 
-st.set_page_config(page_title="classic", page_icon=":material/school:", layout="wide")
+# A local icon: a Material icon here would be fetched from Google's CDN as the favicon.
+st.set_page_config(
+    page_title="classic", page_icon=str(Path(__file__).parent / "assets" / "favicon.png"), layout="wide"
+)
 
 PAGES = [
     st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),

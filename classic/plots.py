@@ -131,6 +131,52 @@ def _line_points(w: np.ndarray, b: float, xlim: tuple, ylim: tuple) -> np.ndarra
     return np.empty((0, 2))
 
 
+def perceptron_view(X: np.ndarray) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The (xlim, ylim) that frame a perceptron's points with room for the line and arrows."""
+    X = np.asarray(X, dtype=float)
+    low, high = X.min(axis=0), X.max(axis=0)
+    pad = 0.25 * np.maximum(high - low, 0.5)
+    low, high = low - pad, high + pad
+    return (float(low[0]), float(high[0])), (float(low[1]), float(high[1]))
+
+
+def perceptron_player_data(
+    X: np.ndarray,
+    y: np.ndarray,
+    history: Sequence,
+    class_names: Sequence[str],
+    cycle: tuple[int, int] | None = None,
+    verdict: tuple[str, str] = ("good", ""),
+    speed: int = 8,
+    autoplay: bool = False,
+) -> dict:
+    """Everything the browser player (``assets/perceptron_player.html``) draws, as plain JSON.
+
+    ``history`` is a fitted :class:`~classic.perceptron.Perceptron`'s ``history_``; ``y``
+    holds class indices 0/1; ``verdict`` is (kind, text) with kind "good", "bad" or "stop".
+    The colours are the figures' own, so the player and the downloads look alike.
+    """
+    xlim, ylim = perceptron_view(X)
+    return {
+        "points": np.asarray(X, dtype=float).round(6).tolist(),
+        "labels": np.asarray(y, dtype=int).tolist(),
+        "classNames": list(class_names),
+        "colors": class_colors(2),
+        "shades": [matplotlib.colors.to_hex(_light(c, 0.6)) for c in class_colors(2)],
+        "accent": "#D55E00",
+        "updates": [
+            {"e": int(u.epoch), "i": int(u.index), "w": [float(v) for v in u.w], "b": float(u.b)}
+            for u in history
+        ],
+        "xlim": xlim,
+        "ylim": ylim,
+        "cycle": list(cycle) if cycle is not None else None,
+        "verdict": {"kind": verdict[0], "text": verdict[1]},
+        "speed": int(speed),
+        "autoplay": bool(autoplay),
+    }
+
+
 class PerceptronAnimator:
     """One reused figure for the perceptron animation: ``frame(...)`` only moves its artists.
 
@@ -145,9 +191,7 @@ class PerceptronAnimator:
         self.X = np.asarray(X, dtype=float)
         self.fig, self.ax = new_figure(6.4, 5.6)
         ax = self.ax
-        low, high = self.X.min(axis=0), self.X.max(axis=0)
-        pad = 0.25 * np.maximum(high - low, 0.5)
-        self.xlim, self.ylim = (low[0] - pad[0], high[0] + pad[0]), (low[1] - pad[1], high[1] + pad[1])
+        self.xlim, self.ylim = perceptron_view(self.X)
         gx, gy = np.meshgrid(np.linspace(*self.xlim, resolution), np.linspace(*self.ylim, resolution))
         self.grid = np.stack([gx, gy], axis=-1)
         self.shade = ax.imshow(

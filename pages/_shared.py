@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import inspect
 import io
+import json
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -103,6 +105,48 @@ def download_table(
 def download_points(X: np.ndarray, y: np.ndarray, filename: str, key: str) -> None:
     """A download button for a 2-D labelled data set (x1, x2, label) as CSV."""
     download_table({"x1": X[:, 0], "x2": X[:, 1], "label": y}, filename, key)
+
+
+def chart_click(chart: str, selection: str) -> tuple[float, float] | None:
+    """The (x1, x2) point clicked on the Altair chart with key ``chart`` since the last rerun.
+
+    ``selection`` is the chart's point selection. None when nothing new was clicked (a
+    selection persists across reruns, so the last one seen is remembered).
+    """
+    picked = (st.session_state.get(chart) or {}).get("selection", {}).get(selection) or []
+    memory = f"_{chart}_last_click"
+    if not picked or picked == st.session_state.get(memory):
+        return None
+    st.session_state[memory] = picked
+    return float(picked[0]["x1"]), float(picked[0]["x2"])
+
+
+def points_editor(points_key: str, key: str, n_classes: int) -> tuple[np.ndarray, np.ndarray]:
+    """The user's points (``st.session_state[points_key]``: x1, x2, class) as an editable table.
+
+    Rows can be added, edited and deleted; incomplete rows are ignored. Returns (X, y).
+    """
+    table = st.data_editor(
+        st.session_state[points_key],
+        num_rows="dynamic",
+        key=key,
+        column_config={"class": st.column_config.NumberColumn(min_value=0, max_value=n_classes - 1, step=1)},
+    ).dropna()
+    return table[["x1", "x2"]].to_numpy(float), table["class"].to_numpy(int)
+
+
+ASSETS = Path(__file__).resolve().parents[1] / "assets"
+
+
+def html_player(template: str, data: dict, label: str) -> None:
+    """A self-contained HTML/JavaScript player from ``assets/``, its JSON data filled in.
+
+    It runs in the browser (no server round trip per frame) and loads nothing from the
+    network. ``label`` names the frame for screen readers.
+    """
+    payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+    html = (ASSETS / template).read_text(encoding="utf-8").replace("__PLAYER_DATA__", payload)
+    st.iframe(html, height="content", alt=label)
 
 
 def seed_input(key: str, default: int = 0, label: str = "Random seed") -> int:

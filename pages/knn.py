@@ -21,10 +21,12 @@ from classic.knn import (
 )
 from classic.preprocessing import MinMaxScaler, StandardScaler
 from pages._shared import (
+    chart_click,
     download_figure,
     download_points,
     ensure_app_shell,
     how_it_works,
+    points_editor,
     seed_input,
     share_in_url,
     write_url,
@@ -32,7 +34,7 @@ from pages._shared import (
 
 ensure_app_shell()
 
-YOURS = "Your points (edit the table)"
+YOURS = "Your points (click or edit the table)"
 DATA = {
     "Gaussian clusters (the post's dummy data)": lambda n, c, s: datasets.gaussian_clusters(
         n // c, [(4 * np.cos(a), 4 * np.sin(a)) for a in np.linspace(0, 2 * np.pi, c, endpoint=False)], 1.5, s
@@ -46,15 +48,6 @@ DATA = {
 }
 SCALERS = {"none": None, "min-max": MinMaxScaler, "standardise": StandardScaler}
 RESOLUTION, K_CACHED = 160, 64
-
-
-def new_click() -> tuple[float, float] | None:
-    """The point clicked on the map since the last rerun (None if no new click)."""
-    picked = (st.session_state.get("knn_map") or {}).get("selection", {}).get("pick") or []
-    if not picked or picked == st.session_state.get("knn_last_pick"):
-        return None
-    st.session_state.knn_last_pick = picked
-    return float(picked[0]["x1"]), float(picked[0]["x2"])
 
 
 def click_map(X, y, xs, ys, winner, class_names, query) -> None:
@@ -92,7 +85,7 @@ def click_map(X, y, xs, ys, winner, class_names, query) -> None:
     st.altair_chart(grid + dots + star, on_select="rerun", selection_mode="pick", key="knn_map", height=260)
 
 
-click = new_click()
+click = chart_click("knn_map", "pick")
 st.title("k-nearest neighbours")
 st.write(
     "A new point takes the majority label of the k training points nearest to it. With k = 1 the "
@@ -136,14 +129,11 @@ if name == YOURS:
             [st.session_state.knn_user_points, added], ignore_index=True
         )
         click = None
-    st.caption("Add rows at the bottom of the table, edit or delete them; classes are 0–4.")
-    table = st.data_editor(
-        st.session_state.knn_user_points,
-        num_rows="dynamic",
-        key="knn_editor",
-        column_config={"class": st.column_config.NumberColumn(min_value=0, max_value=4, step=1)},
-    ).dropna()
-    X, y_raw = table[["x1", "x2"]].to_numpy(float), table["class"].to_numpy(int)
+    st.caption(
+        'Click the small map on the right (choose "adds a point of the chosen class" above it), '
+        "or add, edit and delete rows in the table; classes are 0–4."
+    )
+    X, y_raw = points_editor("knn_user_points", "knn_editor", 5)
 else:
     X, y_raw = DATA[name](n_points, n_classes, seed)
 if len(X) < 2 or len(np.unique(y_raw)) < 2:

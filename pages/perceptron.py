@@ -1,7 +1,8 @@
 """Perceptron: every update animated; XOR's endless cycle proved; the dual and kernel forms."""
 
-import time
+import re
 
+import altair as alt
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -9,10 +10,15 @@ import streamlit as st
 from classic import datasets, plots
 from classic.perceptron import DualPerceptron, Perceptron, generalisation, mistake_bound
 from pages._shared import (
+    chart_click,
     download_figure,
     download_points,
+    download_table,
     ensure_app_shell,
+    figure_png,
     how_it_works,
+    html_player,
+    points_editor,
     seed_input,
     share_in_url,
     write_url,
@@ -20,7 +26,7 @@ from pages._shared import (
 
 ensure_app_shell()
 
-YOURS = "Your points (edit the table)"
+YOURS = "Your points (click to place)"
 DATA = {
     "Linearly separable (25 points, true line y = 1 − x)": lambda seed: datasets.linearly_separable(25, seed),
     "XOR (the four corners)": lambda seed: datasets.xor(4),
@@ -49,137 +55,180 @@ with st.sidebar:
     shuffle = st.checkbox(
         "Shuffle the order each pass", key="pc_shuffle", help="A cycle can only be proved with a fixed order."
     )
-    speed = st.slider("Speed (updates per second)", 1, 20, 8, key="pc_speed")
 
 write_url("pc_data", "pc_seed", "pc_epochs")
+
+
+def placing_chart(points: pd.DataFrame) -> None:
+    """Points over a fine grid of near-invisible spots: a click selects the nearest spot."""
+    xy = points[["x1", "x2"]].to_numpy(float)
+    low = np.minimum(xy.min(axis=0) - 0.2, -0.5) if len(xy) else np.array([-0.5, -0.5])
+    high = np.maximum(xy.max(axis=0) + 0.2, 1.5) if len(xy) else np.array([1.5, 1.5])
+    gx, gy = np.meshgrid(np.linspace(low[0], high[0], 41), np.linspace(low[1], high[1], 41))
+    spots = pd.DataFrame({"x1": gx.ravel().round(3), "x2": gy.ravel().round(3)})
+    spot = alt.selection_point(name="spot", on="click", nearest=True, fields=["x1", "x2"], clear=False)
+    x = alt.X("x1", title="x₁", scale=alt.Scale(domain=[float(low[0]), float(high[0])], nice=False))
+    y = alt.Y("x2", title="x₂", scale=alt.Scale(domain=[float(low[1]), float(high[1])], nice=False))
+    grid = alt.Chart(spots).mark_square(size=60, opacity=0.04, color="#888").encode(x=x, y=y).add_params(spot)
+    shown = points.assign(label=[NAMES[int(c)] for c in points["class"]])
+    dots = (
+        alt.Chart(shown)
+        .mark_circle(size=90, stroke="black", strokeWidth=0.7, opacity=1)
+        .encode(
+            x="x1",
+            y="x2",
+            color=alt.Color(
+                "label",
+                title=None,
+                scale=alt.Scale(domain=NAMES, range=plots.class_colors(2)),
+                legend=alt.Legend(orient="bottom"),
+            ),
+            tooltip=["x1", "x2", "label"],
+        )
+    )
+    st.altair_chart(
+        (grid + dots).properties(width=420, height=400),
+        on_select="rerun",
+        selection_mode="spot",
+        key="pc_place",
+        width="content",
+    )
+
+
+NAMES = ["class 0", "class 1"]
 if name == YOURS:
     if "pc_user_points" not in st.session_state:
         X0, y0 = datasets.linearly_separable(8, 1)
         st.session_state.pc_user_points = pd.DataFrame({"x1": X0[:, 0], "x2": X0[:, 1], "class": y0})
-    st.caption("Add, edit or delete rows: each point is (x1, x2) and a class 0 or 1.")
-    table = st.data_editor(
-        st.session_state.pc_user_points,
-        num_rows="dynamic",
-        key="pc_editor",
-        column_config={"class": st.column_config.NumberColumn(min_value=0, max_value=1, step=1)},
-    ).dropna()
-    X, y = table[["x1", "x2"]].to_numpy(float), table["class"].to_numpy(int)
+    click = chart_click("pc_place", "spot")
+    if click is not None:
+        added = pd.DataFrame(
+            {"x1": [click[0]], "x2": [click[1]], "class": [st.session_state.get("pc_click_class", 0)]}
+        )
+        st.session_state.pc_user_points = pd.concat(
+            [st.session_state.pc_user_points, added], ignore_index=True
+        )
+    with st.container(border=True):
+        chart_column, tools = st.columns([3, 2], vertical_alignment="center")
+        with tools:
+            st.markdown(
+                "**Place your points**: choose a class, then click on the chart to add a point there."
+            )
+            st.segmented_control(
+                "Clicking adds",
+                [0, 1],
+                format_func=lambda c: NAMES[c],
+                key="pc_click_class",
+                default=0,
+                required=True,
+            )
+            st.button(
+                "Undo last",
+                icon=":material/undo:",
+                key="pc_undo",
+                disabled=st.session_state.pc_user_points.empty,
+                on_click=lambda: st.session_state.update(
+                    pc_user_points=st.session_state.pc_user_points.iloc[:-1]
+                ),
+            )
+            st.button(
+                "Clear",
+                icon=":material/delete:",
+                key="pc_clear",
+                on_click=lambda: st.session_state.update(
+                    pc_user_points=st.session_state.pc_user_points.iloc[:0]
+                ),
+            )
+        with chart_column:
+            placing_chart(st.session_state.pc_user_points)
+        with st.expander("Edit the points as a table"):
+            X, y = points_editor("pc_user_points", "pc_editor", 2)
 else:
     X, y = DATA[name](seed)
 if len(X) < 2 or len(np.unique(y)) != 2:
-    st.warning("The perceptron needs points of exactly two classes (0 and 1): add some rows.")
+    st.warning("The perceptron needs points of both classes (0 and 1): click to add some.")
     st.stop()
-names = ["class 0", "class 1"]
 model = Perceptron(max_epochs=max_epochs, shuffle=shuffle, random_state=seed).fit(X, y)
 history = model.history_
-signature = (name, seed, max_epochs, shuffle, X.tobytes())
-if st.session_state.get("pc_signature") != signature:  # new data or settings: rewind
-    st.session_state.update(
-        pc_signature=signature,
-        pc_frame=0,
-        pc_playing=False,
-        pc_animator=plots.PerceptronAnimator(X, y, names),
+bound = mistake_bound(X, y)
+if model.converged_:
+    verdict = (
+        "good",
+        f"**Converged** after {model.n_updates_} updates in {model.n_epochs_} passes: a whole pass without a "
+        f"mistake. Novikoff's bound (R/γ)² = ({bound.R:.2f} / {bound.gamma:.4f})² ≈ {bound.bound:,.0f} updates.",
     )
-
-
-def frame_png(frame: int) -> bytes:
-    """Draw frame ``frame`` (0 = before any update) on the reused figure, as PNG bytes."""
-    if frame == 0:
-        w, b, caption, point, previous = (
-            np.zeros(2),
-            0.0,
-            f"update 0 of {len(history)}: w = 0, b = 0",
-            None,
-            None,
-        )
-    else:
-        u = history[frame - 1]
-        previous = history[frame - 2].w if frame > 1 else np.zeros(2)
-        caption = (
-            f"update {frame} of {len(history)} · epoch {u.epoch + 1}\n"
-            f"w = ({u.w[0]:+.3f}, {u.w[1]:+.3f})  b = {u.b:+.3f}"
-        )
-        w, b, point = u.w, u.b, u.index
-    animator = st.session_state.pc_animator
-    animator.frame(w, b, caption, point, previous)
-    return animator.png()
-
-
-def step(delta: int) -> None:
-    st.session_state.pc_frame = int(np.clip(st.session_state.pc_frame + delta, 0, len(history)))
-    st.session_state.pc_playing = False
-
-
-controls = st.columns([1, 1, 1, 1, 4])
-playing = st.session_state.pc_playing
-
-
-def play_or_pause() -> None:
-    """Playing follows the clock (start time and frame), so a slow redraw skips, never lags."""
-    start = 0 if st.session_state.pc_frame >= len(history) else st.session_state.pc_frame
-    st.session_state.update(
-        pc_playing=not playing, pc_frame=start, pc_play_from=start, pc_play_start=time.time()
+elif model.cycle_ is not None:
+    m, n = model.cycle_
+    verdict = (
+        "bad",
+        f"**The weights at update {n} equal those at update {m}**, at the same point of a pass: this will never "
+        "converge; no line separates these points. From here the perceptron repeats the same updates for ever.",
     )
-
-
-controls[0].button(
-    "Pause" if playing else "Play",
-    icon=":material/pause:" if playing else ":material/play_arrow:",
-    key="pc_play",
-    width="stretch",
-    on_click=play_or_pause,
-)
-controls[1].button(
-    "Back", icon=":material/skip_previous:", key="pc_back", on_click=step, args=(-1,), width="stretch"
-)
-controls[2].button(
-    "Forward", icon=":material/skip_next:", key="pc_forward", on_click=step, args=(1,), width="stretch"
-)
-controls[3].button(
-    "Start", icon=":material/replay:", key="pc_rewind", on_click=step, args=(-len(history),), width="stretch"
-)
-
-
-@st.fragment(run_every=0.04 if playing else None)
-def animation() -> None:
-    if st.session_state.pc_playing:
-        if st.session_state.pc_frame >= len(history):
-            st.session_state.pc_playing = False
-            st.rerun()  # redraw the Play button
-        elapsed = time.time() - st.session_state.pc_play_start
-        st.session_state.pc_frame = min(
-            st.session_state.pc_play_from + 1 + int(elapsed * speed), len(history)
-        )
-    st.slider(
-        "Update",
-        0,
-        max(len(history), 1),
-        key="pc_frame",
-        disabled=not history,
-        help="Scrub through every update of the inner loop.",
+else:
+    reason = "no line separates these points" if bound.gamma <= 0 else "a line exists: allow more passes"
+    verdict = (
+        "stop",
+        f"**Not converged** after {model.n_epochs_} passes ({model.n_updates_} updates): {reason}.",
     )
-    st.image(frame_png(min(st.session_state.pc_frame, len(history))), width=640)
-
 
 left, right = st.columns([3, 2])
 with left:
-    animation()
+    html_player(
+        "perceptron_player.html",
+        plots.perceptron_player_data(
+            X,
+            y,
+            history,
+            NAMES,
+            model.cycle_,
+            (verdict[0], re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", verdict[1])),
+        ),
+        label="Animation of every perceptron update",
+    )
+    st.caption(
+        "Play runs in your browser; keys: space plays or pauses, ← → step, Home / End jump. "
+        "The ringed point caused the update; the dashed orange arrow is η·y·x, added to the old w (grey)."
+    )
+    c1, c2 = st.columns(2)
+    with c1:
+        download_table(
+            {
+                "update": np.arange(1, len(history) + 1),
+                "pass": [u.epoch + 1 for u in history],
+                "point": [u.index for u in history],
+                "w1": [u.w[0] for u in history],
+                "w2": [u.w[1] for u in history],
+                "b": [u.b for u in history],
+            },
+            "perceptron-updates.csv",
+            key="pc_updates_download",
+            label="Download every update (CSV)",
+        )
+    with c2:
+
+        def last_frame_png(X=X, y=y, model=model) -> bytes:
+            """Drawn only when the button is clicked."""
+            history = model.history_
+            fig = plots.PerceptronAnimator(X, y, NAMES).frame(
+                model.coef_,
+                model.intercept_,
+                f"after {len(history)} updates",
+                history[-1].index if history else None,
+                history[-2].w if len(history) > 1 else np.zeros(2),
+            )
+            png = figure_png(fig)
+            plots.close(fig)
+            return png
+
+        st.download_button(
+            "Download the last frame (PNG)",
+            last_frame_png,
+            file_name="perceptron-final.png",
+            mime="image/png",
+            key="pc_final_download",
+        )
 with right:
-    bound = mistake_bound(X, y)
-    if model.converged_:
-        st.success(
-            f"**Converged** after {model.n_updates_} updates in {model.n_epochs_} passes: every point is on its side. "
-            f"Novikoff's bound (R/γ)² = ({bound.R:.2f} / {bound.gamma:.4f})² ≈ {bound.bound:,.0f} updates."
-        )
-    elif model.cycle_ is not None:
-        m, n = model.cycle_
-        st.error(
-            f"**The weights at update {n} equal those at update {m}**, at the same point of a pass: this will never "
-            "converge; no line separates these points. From here the perceptron repeats the same updates for ever."
-        )
-    else:
-        verdict = "no line separates these points" if bound.gamma <= 0 else "a line exists: allow more passes"
-        st.warning(f"Not converged after {model.n_epochs_} passes ({model.n_updates_} updates): {verdict}.")
+    {"good": st.success, "bad": st.error, "stop": st.warning}[verdict[0]](verdict[1])
     st.markdown("**Mistakes per pass**")
     st.bar_chart(
         pd.Series(model.mistakes_per_epoch_, index=range(1, model.n_epochs_ + 1), name="mistakes"),
@@ -188,7 +237,7 @@ with right:
         height=200,
     )
     alpha = np.bincount([u.index for u in history], minlength=len(X))
-    st.pyplot(plots.alpha_figure(X, y, alpha, names), width="stretch")
+    st.pyplot(plots.alpha_figure(X, y, alpha, NAMES), width="stretch")
     st.caption("The dual form: w = Σ αᵢ yᵢ xᵢ, where αᵢ counts the updates point i caused (same pass order).")
     download_points(X, y, "perceptron-points.csv", key="pc_download")
 
@@ -198,7 +247,7 @@ if not model.converged_:
     pocket = Perceptron(max_epochs=max_epochs, pocket=True).fit(X, y)
     with c1:
         fig = plots.boundary_figure(
-            X, y, pocket.decision_function, names, f"Pocket: best line seen, {pocket.score(X, y):.0%} right"
+            X, y, pocket.decision_function, NAMES, f"Pocket: best line seen, {pocket.score(X, y):.0%} right"
         )
         st.pyplot(fig, width="stretch")
         st.caption("The pocket algorithm keeps the weights that made the fewest training mistakes.")
@@ -209,7 +258,7 @@ if not model.converged_:
             X,
             y,
             curved.decision_function,
-            names,
+            NAMES,
             f"{kernel} kernel: {curved.score(X, y):.0%} right" + (", converged" if curved.converged_ else ""),
         )
         st.pyplot(fig, width="stretch")

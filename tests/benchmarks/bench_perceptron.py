@@ -1,7 +1,10 @@
-"""Benchmark: perceptron fit time and animation frame time (run on demand).
+"""Benchmark: perceptron fit time, player data and frame time (run on demand).
 
 ``python tests/benchmarks/bench_perceptron.py``. scikit-learn's Perceptron is timed beside ours
 on the same data (it does not record a history, so it is a lower bound for the fit).
+The page's animation is drawn in the browser (``assets/perceptron_player.html``, its frame rate
+is measured by the browser test); the server only builds the player's JSON once per fit. The
+matplotlib frame is what the PNG download draws.
 """
 
 import os
@@ -48,4 +51,8 @@ def one_frame():
     animator.png()
 
 
-print(f"animation frame (draw + PNG)  {median_time(one_frame, 40) * 1e3:7.1f} ms")
+names = ["class 0", "class 1"]
+X25, y25 = datasets.linearly_separable(25, random_state=0)
+build = median_time(lambda: plots.perceptron_player_data(X25, y25, model.history_, names), 40)
+print(f"player data ({len(model.history_)} updates)  {build * 1e3:7.2f} ms")
+print(f"matplotlib frame (draw + PNG)  {median_time(one_frame, 40) * 1e3:7.1f} ms")

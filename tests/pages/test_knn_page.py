@@ -78,7 +78,7 @@ def test_every_data_set_with_extreme_sizes(name):
 
 def test_user_points_and_new_points_button():
     at = open_page("knn")
-    at.selectbox(key="knn_data").set_value("Your points (edit the table)").run()
+    at.selectbox(key="knn_data").set_value("Your points (click or edit the table)").run()
     assert_no_exception(at)
     assert "of 12" in at.metric[1].value
     assert at.radio(key="knn_click_mode").options == [
