@@ -94,6 +94,19 @@ def test_xor_stops_with_the_cycle_verdict(server, browser_page):
     assert_no_exception_box(page)
     screenshot(page, "perceptron-xor-verdict")
     page.locator(PLAYER).screenshot(path=str(SCREENSHOTS / "perceptron-xor-player.png"))
+    # A rerun that leaves the fit alone (another kernel) keeps the player where it was.
+    controls.get_by_role("button", name="Step back").click()
+    assert shown(frame) == 5
+    kernel = page.get_by_role("combobox", name="Kernel perceptron")
+    kernel.click()  # the first click takes the focus back from the player's frame
+    if not page.get_by_role("option", name="polynomial", exact=True).is_visible():
+        kernel.click()
+    page.get_by_role("option", name="polynomial", exact=True).click()
+    page.wait_for_timeout(500)
+    wait_for_app(page)
+    assert kernel.input_value() == "polynomial"
+    _, frame = player(page)
+    assert shown(frame) == 5
 
 
 def test_clicks_place_points_of_the_chosen_class(server, browser_page):
