@@ -68,7 +68,14 @@ def click_map(X, y, xs, ys, winner, class_names, query) -> None:
         alt.Chart(cells)
         .mark_square(size=90, opacity=0.3)
         .encode(
-            x=alt.X("x1", title="x₁"), y=alt.Y("x2", title="x₂"), color=alt.Color("region", scale=colours)
+            x=alt.X("x1", title="x₁"),
+            y=alt.Y("x2", title="x₂"),
+            color=alt.Color("region", scale=colours),
+            tooltip=[
+                alt.Tooltip("x1", title="x₁", format=".2f"),
+                alt.Tooltip("x2", title="x₂", format=".2f"),
+                "region",
+            ],
         )
         .add_params(pick)
     )

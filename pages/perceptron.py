@@ -59,6 +59,9 @@ with st.sidebar:
 write_url("pc_data", "pc_seed", "pc_epochs")
 
 
+XY_TIP = [alt.Tooltip("x1", title="x₁", format=".2f"), alt.Tooltip("x2", title="x₂", format=".2f")]
+
+
 def placing_chart(points: pd.DataFrame) -> None:
     """Points over a fine grid of near-invisible spots: a click selects the nearest spot."""
     xy = points[["x1", "x2"]].to_numpy(float)
@@ -69,7 +72,12 @@ def placing_chart(points: pd.DataFrame) -> None:
     spot = alt.selection_point(name="spot", on="click", nearest=True, fields=["x1", "x2"], clear=False)
     x = alt.X("x1", title="x₁", scale=alt.Scale(domain=[float(low[0]), float(high[0])], nice=False))
     y = alt.Y("x2", title="x₂", scale=alt.Scale(domain=[float(low[1]), float(high[1])], nice=False))
-    grid = alt.Chart(spots).mark_square(size=60, opacity=0.04, color="#888").encode(x=x, y=y).add_params(spot)
+    grid = (
+        alt.Chart(spots)
+        .mark_square(size=60, opacity=0.04, color="#888")
+        .encode(x=x, y=y, tooltip=XY_TIP)
+        .add_params(spot)
+    )
     shown = points.assign(label=[NAMES[int(c)] for c in points["class"]])
     dots = (
         alt.Chart(shown)
@@ -83,7 +91,7 @@ def placing_chart(points: pd.DataFrame) -> None:
                 scale=alt.Scale(domain=NAMES, range=plots.class_colors(2)),
                 legend=alt.Legend(orient="bottom"),
             ),
-            tooltip=["x1", "x2", "label"],
+            tooltip=[*XY_TIP, alt.Tooltip("label", title="class")],
         )
     )
     st.altair_chart(
