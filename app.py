@@ -8,6 +8,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from pages._ui import present
+
 # A local icon: a Material icon here would be fetched from Google's CDN as the favicon.
 st.set_page_config(
     page_title="classic", page_icon=str(Path(__file__).parent / "assets" / "favicon.png"), layout="wide"
@@ -26,4 +28,6 @@ PAGES = [
     st.Page("pages/digits.py", title="Digits", icon=":material/draw:", url_path="digits"),
 ]
 
-st.navigation(PAGES).run()
+page = st.navigation(PAGES)
+present.toggle()
+page.run()

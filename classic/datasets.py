@@ -23,20 +23,12 @@ from pathlib import Path
 
 import numpy as np
 
-RandomState = int | np.random.Generator | None
+from classic._validation import RandomState, check_random_state
+
 Points = tuple[np.ndarray, np.ndarray]
 Table = tuple[np.ndarray, np.ndarray, list[str]]
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
-
-
-def check_random_state(random_state: RandomState) -> np.random.Generator:
-    """Turn a seed, a Generator or None into a ``numpy.random.Generator``."""
-    if isinstance(random_state, np.random.Generator):
-        return random_state
-    if random_state is None or isinstance(random_state, (int, np.integer)):
-        return np.random.default_rng(random_state)
-    raise ValueError(f"random_state must be an int, a numpy Generator or None, got {random_state!r}")
 
 
 def _check_positive(name: str, value: int, minimum: int = 1) -> None:

@@ -25,16 +25,11 @@ from classic.id3 import (
     render_dot,
     rows_with_missing,
 )
-from pages._shared import (
-    download_table,
-    ensure_app_shell,
-    figure_png,
-    how_it_works,
-    load_house_votes,
-    seed_input,
-    share_in_url,
-    write_url,
-)
+from pages._ui.data import load_house_votes
+from pages._ui.downloads import download_table, figure_png
+from pages._ui.lesson import how_it_works, seed_input
+from pages._ui.shell import ensure_app_shell
+from pages._ui.url import share_in_url, write_url
 
 ensure_app_shell()
 

@@ -9,7 +9,11 @@ from streamlit_drawable_canvas import st_canvas
 
 from classic import digits, evaluation, plots
 from classic.knn import METRICS, WEIGHTS
-from pages._shared import ensure_app_shell, figure_png, how_it_works, load_semeion, share_in_url, write_url
+from pages._ui.data import load_semeion
+from pages._ui.downloads import figure_png
+from pages._ui.lesson import how_it_works
+from pages._ui.shell import ensure_app_shell
+from pages._ui.url import share_in_url, write_url
 
 ensure_app_shell()
 

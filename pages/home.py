@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from pages._shared import ensure_app_shell
+from pages._ui.shell import ensure_app_shell
 
 ensure_app_shell()
 

@@ -20,17 +20,11 @@ from classic.knn import (
     vote,
 )
 from classic.preprocessing import MinMaxScaler, StandardScaler
-from pages._shared import (
-    chart_click,
-    download_figure,
-    download_points,
-    ensure_app_shell,
-    how_it_works,
-    points_editor,
-    seed_input,
-    share_in_url,
-    write_url,
-)
+from pages._ui.downloads import download_figure, download_points
+from pages._ui.lesson import how_it_works, seed_input
+from pages._ui.points import chart_click, points_editor
+from pages._ui.shell import ensure_app_shell
+from pages._ui.url import share_in_url, write_url
 
 ensure_app_shell()
 

@@ -9,20 +9,12 @@ import streamlit as st
 
 from classic import datasets, plots
 from classic.perceptron import DualPerceptron, Perceptron, generalisation, mistake_bound
-from pages._shared import (
-    chart_click,
-    download_figure,
-    download_points,
-    download_table,
-    ensure_app_shell,
-    figure_png,
-    how_it_works,
-    html_player,
-    points_editor,
-    seed_input,
-    share_in_url,
-    write_url,
-)
+from pages._ui.downloads import download_figure, download_points, download_table, figure_png
+from pages._ui.lesson import how_it_works, seed_input
+from pages._ui.players import html_player
+from pages._ui.points import chart_click, points_editor
+from pages._ui.shell import ensure_app_shell
+from pages._ui.url import share_in_url, write_url
 
 ensure_app_shell()
 

@@ -42,7 +42,7 @@ def test_every_page_runs_and_shows_its_title(name):
 
 
 def test_url_values_are_checked_before_they_reach_a_widget():
-    from pages._shared import _from_url
+    from pages._ui.url import _from_url
 
     assert _from_url("15", (1, 100)) == 15
     assert _from_url("0", (1, 100)) is None

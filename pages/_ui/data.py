@@ -1,0 +1,39 @@
+"""The UCI data sets, cached per server, with a clear message when they cannot be had."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import streamlit as st
+
+from classic import datasets
+
+
+@st.cache_data(show_spinner="Loading the Semeion digits…")
+def _semeion() -> tuple[np.ndarray, np.ndarray]:
+    return datasets.load_semeion()
+
+
+@st.cache_data(show_spinner="Loading the 1984 congressional votes…")
+def _house_votes() -> tuple[np.ndarray, np.ndarray, list[str]]:
+    return datasets.load_house_votes()
+
+
+def _or_explain(loader: Callable[[], Any], what: str) -> Any | None:
+    try:
+        return loader()
+    except (datasets.DatasetUnavailable, ValueError) as error:
+        st.error(f"The {what} data set could not be loaded.\n\n{error}")
+        return None
+
+
+def load_semeion() -> tuple[np.ndarray, np.ndarray] | None:
+    """Semeion digits (cached), or None after showing a clear error when they cannot be had."""
+    return _or_explain(_semeion, "Semeion handwritten digits")
+
+
+def load_house_votes() -> tuple[np.ndarray, np.ndarray, list[str]] | None:
+    """1984 votes (cached), or None after showing a clear error when they cannot be had."""
+    return _or_explain(_house_votes, "1984 congressional votes")

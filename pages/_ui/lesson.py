@@ -1,0 +1,93 @@
+"""Parts every lesson page has: a seed input, "Try this" steps, the "How it works" expander."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+import streamlit as st
+
+
+def seed_input(key: str, default: int = 0, label: str = "Random seed") -> int:
+    """A seed widget: the same seed always gives the same data and results."""
+    return int(
+        st.number_input(
+            label,
+            min_value=0,
+            max_value=2**31 - 1,
+            value=default,
+            step=1,
+            key=key,
+            help="The same seed gives the same data and results, so a view can be reproduced.",
+        )
+    )
+
+
+def how_it_works(
+    *code: Callable | type, formulas: Sequence[str] = (), text: str = "", expanded: bool = False
+) -> None:
+    """The "How it works" expander: the explanation, the formulae, and the code that ran."""
+    with st.expander("How it works", expanded=expanded):
+        if text:
+            st.markdown(text)
+        for formula in formulas:
+            st.latex(formula)
+        for obj in code:
+            st.caption(f"`{obj.__module__}.{obj.__qualname__}`")
+            st.code(inspect.getsource(obj), language="python")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One "Try this" step: set up a view, ask the student to predict, reveal the answer.
+
+    ``setup`` maps widget keys to the values that make the view (applied by a button, and
+    written as a link a teacher can share); ``answer`` is one of ``options`` and, like ``why``,
+    is computed by the page from the library, never typed.
+    """
+
+    title: str
+    setup: dict[str, Any]
+    question: str
+    options: Sequence[str]
+    answer: str
+    why: str
+
+
+def step_link(page: str, setup: dict[str, Any]) -> str:
+    """The relative URL of a page with the step's widget values as query parameters."""
+    return f"/{page}?" + urlencode({key: _url_text(value) for key, value in setup.items()})
+
+
+def _url_text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def try_this(page: str, steps: Sequence[Step], expanded: bool = False) -> None:
+    """The "Try this" sequence: each step sets up a view, asks, and reveals after a choice."""
+    with st.expander(f"Try this: {len(steps)} predict-then-reveal steps", expanded=expanded, icon="🧪"):
+        for i, step in enumerate(steps, start=1):
+            st.markdown(f"**{i}. {step.title}**")
+            left, right = st.columns([1, 2])
+            left.button(
+                "Set up this view",
+                key=f"{page}_try_{i}_setup",
+                on_click=_apply,
+                args=(step.setup,),
+                icon=":material/tune:",
+            )
+            right.markdown(f"[Link to this view]({step_link(page, step.setup)})")
+            choice = st.radio(step.question, list(step.options), index=None, key=f"{page}_try_{i}")
+            if choice is None:
+                st.caption("Choose an answer to reveal it.")
+            elif choice == step.answer:
+                st.success(f"Right: **{step.answer}**. {step.why}")
+            else:
+                st.warning(f"Not this time: it is **{step.answer}**. {step.why}")
+
+
+def _apply(setup: dict[str, Any]) -> None:
+    st.session_state.update(setup)

@@ -1,0 +1,24 @@
+"""The app shell: deep links that work as a fresh server's first request."""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
+
+
+def ensure_app_shell() -> None:
+    """Make a deep link that is a fresh server's very first request run through ``app.py``.
+
+    Streamlit starts every server in its legacy multipage mode when a folder named ``pages/``
+    sits beside the main script, and leaves it only once ``st.navigation`` has been called.
+    So the first request to ``/knn`` after a start runs ``pages/knn.py`` directly, without
+    ``app.py``'s page config and navigation. Each page calls this first: in legacy mode it
+    switches the server to ``st.navigation`` mode and reruns, which now goes through
+    ``app.py`` and lands on the same page (the page hash is its URL path in both modes).
+    For this to work each page file must be named after its URL path (``decision-tree.py``
+    for ``/decision-tree``): the legacy mode finds pages by file name and answers any other
+    URL with a "Page not found" dialog.
+    """
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
