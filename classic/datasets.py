@@ -3,23 +3,13 @@
 The generators return ``(X, y)`` with ``X`` float64 of shape (n, 2) and ``y`` int64 labels
 ``0..C-1``; each takes ``random_state`` (an int, a ``numpy.random.Generator`` or None) so a
 seed reproduces a picture. The toy tables return ``(X, y, feature_names)`` with ``X`` a 2-D
-array of strings. The UCI loaders find a local copy (argument, ``$CLASSIC_DATA_HOME``, then
-the repository's ``data/`` folder), or download it once from UCI, validate it line by line
-and cache it in ``data/``.
-
-Run ``python -m classic.datasets download`` to fetch both UCI files ahead of a class.
+array of strings. The UCI loaders live in :mod:`classic.uci` and are re-exported here.
 """
 
 from __future__ import annotations
 
-import io
-import os
 import sys
-import urllib.request
-import zipfile
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -27,8 +17,6 @@ from classic._validation import RandomState, check_random_state
 
 Points = tuple[np.ndarray, np.ndarray]
 Table = tuple[np.ndarray, np.ndarray, list[str]]
-
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
 
 def _check_positive(name: str, value: int, minimum: int = 1) -> None:
@@ -210,205 +198,20 @@ def load_play_tennis() -> Table:
 
 
 # --------------------------------------------------------------------------------------------
-# UCI files: find → download → validate → cache
+# UCI files: they live in classic.uci (find → download → validate → cache); the names below
+# stay importable from here, and ``python -m classic.datasets download`` still works.
 # --------------------------------------------------------------------------------------------
 
-UCI_BASE = "https://archive.ics.uci.edu/ml/machine-learning-databases"
-UCI_STATIC = "https://archive.ics.uci.edu/static/public"
-
-SEMEION_CLASS_COUNTS = (161, 162, 159, 159, 161, 159, 161, 158, 155, 158)
-HOUSE_VOTES_FEATURES = [
-    "handicapped-infants",
-    "water-project-cost-sharing",
-    "adoption-of-the-budget-resolution",
-    "physician-fee-freeze",
-    "el-salvador-aid",
-    "religious-groups-in-schools",
-    "anti-satellite-test-ban",
-    "aid-to-nicaraguan-contras",
-    "mx-missile",
-    "immigration",
-    "synfuels-corporation-cutback",
-    "education-spending",
-    "superfund-right-to-sue",
-    "crime",
-    "duty-free-exports",
-    "export-administration-act-south-africa",
-]
-
-
-class DatasetUnavailable(RuntimeError):
-    """A UCI file is not on disk and could not be downloaded."""
-
-
-@dataclass(frozen=True)
-class UCIFile:
-    """One UCI file: where it lives online, and how to parse and check it."""
-
-    filename: str
-    urls: tuple[str, ...]
-    zip_url: str
-    parse: Callable[[str, str], tuple]
-
-
-def data_dirs(data_home: str | os.PathLike | None = None) -> list[Path]:
-    """The folders searched for a UCI file, in order: argument, $CLASSIC_DATA_HOME, data/."""
-    dirs = []
-    if data_home is not None:
-        dirs.append(Path(data_home))
-    if os.environ.get("CLASSIC_DATA_HOME"):
-        dirs.append(Path(os.environ["CLASSIC_DATA_HOME"]))
-    dirs.append(DATA_DIR)
-    return dirs
-
-
-def _fail(filename: str, line: int, what: str) -> ValueError:
-    return ValueError(f"{filename}, line {line}: {what}")
-
-
-def _parse_semeion(text: str, filename: str = "semeion.data") -> tuple[np.ndarray, np.ndarray]:
-    rows = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        fields = line.split()
-        if len(fields) != 266:
-            raise _fail(filename, number, f"expected 266 numeric columns, found {len(fields)}")
-        try:
-            values = np.array([float(field) for field in fields])
-        except ValueError as error:
-            raise _fail(filename, number, f"a value is not a number ({error})") from None
-        if not np.all((values == 0) | (values == 1)):
-            raise _fail(filename, number, "values must be 0 or 1")
-        if values[256:].sum() != 1:
-            raise _fail(filename, number, "the 10 class columns must hold exactly one 1")
-        rows.append(values)
-    if len(rows) != 1593:
-        raise _fail(filename, len(text.splitlines()), f"expected 1593 rows, found {len(rows)}")
-    data = np.array(rows)
-    X = data[:, :256].astype(np.uint8)
-    y = data[:, 256:].argmax(axis=1).astype(np.int64)
-    counts = tuple(np.bincount(y, minlength=10).tolist())
-    if counts != SEMEION_CLASS_COUNTS:
-        raise _fail(filename, len(rows), f"class counts {counts} differ from UCI's {SEMEION_CLASS_COUNTS}")
-    return X, y
-
-
-def _parse_house_votes(text: str, filename: str = "house-votes-84.data") -> tuple[np.ndarray, np.ndarray]:
-    rows = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        fields = [field.strip() for field in line.split(",")]
-        if len(fields) != 17:
-            raise _fail(filename, number, f"expected 17 comma-separated fields, found {len(fields)}")
-        if fields[0] not in ("democrat", "republican"):
-            raise _fail(filename, number, f"class must be democrat or republican, got {fields[0]!r}")
-        bad = [vote for vote in fields[1:] if vote not in ("y", "n", "?")]
-        if bad:
-            raise _fail(filename, number, f"votes must be y, n or ?, got {bad[0]!r}")
-        rows.append(fields)
-    if len(rows) != 435:
-        raise _fail(filename, len(text.splitlines()), f"expected 435 rows, found {len(rows)}")
-    data = np.array(rows, dtype=str)
-    return data[:, 1:].copy(), data[:, 0].copy()
-
-
-SEMEION = UCIFile(
-    "semeion.data",
-    (f"{UCI_BASE}/semeion/semeion.data",),
-    f"{UCI_STATIC}/178/semeion+handwritten+digit.zip",
-    _parse_semeion,
-)
-HOUSE_VOTES = UCIFile(
-    "house-votes-84.data",
-    (f"{UCI_BASE}/voting-records/house-votes-84.data",),
-    f"{UCI_STATIC}/105/congressional+voting+records.zip",
-    _parse_house_votes,
-)
-
-
-def _download(source: UCIFile, timeout: float = 30.0) -> str:
-    errors = []
-    for url in source.urls:
-        try:
-            with urllib.request.urlopen(url, timeout=timeout) as response:
-                return response.read().decode("ascii")
-        except Exception as error:  # any network failure falls through to the next address
-            errors.append(f"{url}: {error}")
-    try:
-        with urllib.request.urlopen(source.zip_url, timeout=timeout) as response:
-            archive = zipfile.ZipFile(io.BytesIO(response.read()))
-        member = next(name for name in archive.namelist() if name.endswith(source.filename))
-        return archive.read(member).decode("ascii")
-    except Exception as error:
-        errors.append(f"{source.zip_url}: {error}")
-    raise DatasetUnavailable(
-        f"{source.filename} is not on this computer and could not be downloaded "
-        f"({'; '.join(errors)}). Download it from the UCI Machine Learning Repository and put it "
-        f"in {DATA_DIR} (or in the folder named by $CLASSIC_DATA_HOME)."
-    )
-
-
-def fetch(source: UCIFile, data_home: str | os.PathLike | None = None, download: bool = True) -> tuple:
-    """Load and validate one UCI file, downloading and caching it in ``data/`` if absent."""
-    for folder in data_dirs(data_home):
-        path = folder / source.filename
-        if path.is_file():
-            return source.parse(path.read_text(encoding="ascii", errors="replace"), str(path))
-    if not download:
-        raise DatasetUnavailable(
-            f"{source.filename} was not found in {[str(d) for d in data_dirs(data_home)]}"
-        )
-    text = _download(source)
-    parsed = source.parse(text, f"{source.filename} (downloaded)")
-    try:
-        DATA_DIR.mkdir(parents=True, exist_ok=True)
-        (DATA_DIR / source.filename).write_text(text, encoding="ascii")
-    except OSError:
-        pass  # a read-only install still works, it just downloads again next time
-    return parsed
-
-
-def load_semeion(data_home: str | os.PathLike | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """UCI Semeion handwritten digits: X uint8 (1593, 256) in {0, 1} (16×16 row-major), y 0..9."""
-    return fetch(SEMEION, data_home)
-
-
-def _house_votes_names(data_home: str | os.PathLike | None) -> list[str]:
-    """The 16 attribute names, read from UCI's ``.names`` file when it is beside the data."""
-    for folder in data_dirs(data_home):
-        path = folder / "house-votes-84.names"
-        if path.is_file():
-            names = []
-            for line in path.read_text(encoding="ascii", errors="replace").splitlines():
-                parts = line.split()
-                if len(parts) == 4 and parts[0].rstrip(".").isdigit() and parts[2:] == ["2", "(y,n)"]:
-                    names.append(parts[1].rstrip(":"))
-            if len(names) == 16:
-                return names
-    return list(HOUSE_VOTES_FEATURES)
-
-
-def load_house_votes(data_home: str | os.PathLike | None = None) -> Table:
-    """UCI 1984 congressional votes: X strings (435, 16) in {y, n, ?}, y democrat/republican."""
-    X, y = fetch(HOUSE_VOTES, data_home)
-    return X, y, _house_votes_names(data_home)
+from classic.uci import DatasetUnavailable as DatasetUnavailable  # noqa: E402
+from classic.uci import data_dirs as data_dirs  # noqa: E402
+from classic.uci import load_house_votes as load_house_votes  # noqa: E402
+from classic.uci import load_semeion as load_semeion  # noqa: E402
+from classic.uci import main as uci_main  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    if argv != ["download"]:
-        print("usage: python -m classic.datasets download", file=sys.stderr)
-        return 2
-    for source in (SEMEION, HOUSE_VOTES):
-        try:
-            fetch(source)
-        except (DatasetUnavailable, ValueError) as error:
-            print(error, file=sys.stderr)
-            return 1
-        print(f"{source.filename}: ready")
-    return 0
+    """``python -m classic.datasets download``: the README's name for ``classic.uci``'s CLI."""
+    return uci_main(argv, program="classic.datasets")
 
 
 if __name__ == "__main__":

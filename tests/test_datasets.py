@@ -1,6 +1,4 @@
-"""Tests for classic.datasets: generators, toy tables, UCI loaders and their validation."""
-
-import shutil
+"""Tests for classic.datasets: generators and toy tables (the UCI loaders are in test_uci.py)."""
 
 import numpy as np
 import pytest
@@ -99,115 +97,21 @@ def test_toy_tables():
     assert (y == "Yes").sum() == 9 and (y == "No").sum() == 5
 
 
-def test_load_semeion(data_home):
-    X, y = datasets.load_semeion(data_home)
-    assert X.shape == (1593, 256) and X.dtype == np.uint8
-    assert y.shape == (1593,) and y.dtype == np.int64
-    assert set(np.unique(X)) == {0, 1}
-    assert np.bincount(y).tolist() == [161, 162, 159, 159, 161, 159, 161, 158, 155, 158]
+def test_uci_loaders_stay_importable_from_datasets():
+    """Pages and notebooks import the loaders from here; they live in classic.uci (tested there)."""
+    from classic import uci
+
+    assert datasets.load_semeion is uci.load_semeion
+    assert datasets.load_house_votes is uci.load_house_votes
+    assert datasets.DatasetUnavailable is uci.DatasetUnavailable
+    assert datasets.data_dirs is uci.data_dirs
 
 
-def test_load_house_votes(data_home):
-    X, y, features = datasets.load_house_votes(data_home)
-    assert X.shape == (435, 16)
-    assert set(np.unique(X)) == {"y", "n", "?"}
-    assert (y == "democrat").sum() == 267 and (y == "republican").sum() == 168
-    assert features[0] == "handicapped-infants"
-    assert features[-1] == "export-administration-act-south-africa"
-    assert len(features) == 16
-
-
-def test_semeion_accepts_uci_float_format(tmp_path, data_home):
-    lines = (data_home / "semeion.data").read_text().splitlines()
-    floats = [" ".join(f"{float(v):.4f}" for v in line.split()) for line in lines]
-    (tmp_path / "semeion.data").write_text("\n".join(floats) + "\n")
-    X, y = datasets.load_semeion(tmp_path)
-    np.testing.assert_array_equal(X, datasets.load_semeion(data_home)[0])
-
-
-def _corrupt(tmp_path, data_home, filename, line_number, transform):
-    lines = (data_home / filename).read_text().splitlines()
-    lines[line_number - 1] = transform(lines[line_number - 1])
-    (tmp_path / filename).write_text("\n".join(lines) + "\n")
-
-
-@pytest.mark.parametrize(
-    ("transform", "message"),
-    [
-        (lambda line: line.rsplit(" ", 3)[0], "expected 266"),
-        (lambda line: "2" + line[1:], "0 or 1"),
-        (lambda line: line.replace("0", "x", 1), "not a number"),
-    ],
-)
-def test_corrupted_semeion_names_file_and_line(tmp_path, data_home, monkeypatch, transform, message):
-    monkeypatch.delenv("CLASSIC_DATA_HOME")
-    _corrupt(tmp_path, data_home, "semeion.data", 7, transform)
-    with pytest.raises(ValueError, match=rf"semeion\.data, line 7: .*{message}"):
-        datasets.load_semeion(tmp_path)
-
-
-def test_truncated_semeion_reports_row_count(tmp_path, data_home, monkeypatch):
-    monkeypatch.delenv("CLASSIC_DATA_HOME")
-    lines = (data_home / "semeion.data").read_text().splitlines()[:1000]
-    (tmp_path / "semeion.data").write_text("\n".join(lines) + "\n")
-    with pytest.raises(ValueError, match="expected 1593 rows, found 1000"):
-        datasets.load_semeion(tmp_path)
-
-
-@pytest.mark.parametrize(
-    ("transform", "message"),
-    [
-        (lambda line: line + ",y", "expected 17"),
-        (
-            lambda line: line.replace("democrat", "whig").replace("republican", "whig"),
-            "democrat or republican",
-        ),
-        (lambda line: line[:-1] + "maybe", "y, n or \\?"),
-    ],
-)
-def test_corrupted_house_votes_names_file_and_line(tmp_path, data_home, monkeypatch, transform, message):
-    monkeypatch.delenv("CLASSIC_DATA_HOME")
-    _corrupt(tmp_path, data_home, "house-votes-84.data", 12, transform)
-    with pytest.raises(ValueError, match=rf"house-votes-84\.data, line 12: .*{message}"):
-        datasets.load_house_votes(tmp_path)
-
-
-def test_lookup_order_argument_then_environment(tmp_path, data_home, monkeypatch):
-    shutil.copy(data_home / "house-votes-84.data", tmp_path / "house-votes-84.data")
-    monkeypatch.setenv("CLASSIC_DATA_HOME", str(tmp_path))
-    assert datasets.data_dirs()[0] == tmp_path
-    assert datasets.data_dirs("/somewhere")[:2] == [datasets.Path("/somewhere"), tmp_path]
-    assert datasets.data_dirs()[-1] == datasets.DATA_DIR
-    X, _, _ = datasets.load_house_votes()
-    assert X.shape == (435, 16)
-
-
-def test_missing_file_downloads_validates_and_caches(tmp_path, data_home, monkeypatch):
-    monkeypatch.delenv("CLASSIC_DATA_HOME")
-    monkeypatch.setattr(datasets, "DATA_DIR", tmp_path / "cache")
-    text = (data_home / "house-votes-84.data").read_text()
-    monkeypatch.setattr(datasets, "_download", lambda source: text)
-    X, y, _ = datasets.load_house_votes(tmp_path / "empty")
-    assert X.shape == (435, 16)
-    assert (tmp_path / "cache" / "house-votes-84.data").read_text() == text
-
-
-def test_no_network_gives_a_clear_error(tmp_path, monkeypatch):
-    monkeypatch.delenv("CLASSIC_DATA_HOME")
-    monkeypatch.setattr(datasets, "DATA_DIR", tmp_path / "cache")
-
-    def refuse(*args, **kwargs):
-        raise OSError("network is unreachable")
-
-    monkeypatch.setattr(datasets.urllib.request, "urlopen", refuse)
-    with pytest.raises(datasets.DatasetUnavailable, match="could not be downloaded.*put it"):
-        datasets.load_house_votes(tmp_path / "empty")
-
-
-def test_download_command(monkeypatch, capsys, data_home):
+def test_download_command_keeps_its_old_name(data_home, capsys):
     assert datasets.main(["download"]) == 0
     assert "semeion.data: ready" in capsys.readouterr().out
     assert datasets.main([]) == 2
+    assert "python -m classic.datasets download" in capsys.readouterr().err
 
 
 def test_stretched_clusters_differ_only_in_the_small_feature():

@@ -18,6 +18,7 @@ def test_readme_has_the_two_commands_and_ci_runs_the_test_one():
     ci_lines = (ROOT / ".ci" / "run").read_text().splitlines()
     assert run_tests in ci_lines
     assert any("REQUIRE_BROWSER=1" in line for line in ci_lines)
+    assert "export REQUIRE_DATA=1" in ci_lines
 
 
 def test_uci_files_are_ignored_and_not_tracked():

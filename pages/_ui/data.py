@@ -1,4 +1,10 @@
-"""The UCI data sets, cached per server, with a clear message when they cannot be had."""
+"""The UCI data sets, cached per server, with a clear message when they cannot be had.
+
+Only the page that needs a file shows the message; the others never load it. Every way of not
+having it is caught: ``DatasetUnavailable`` (no copy, no network, a bad ``$CLASSIC_DATA_HOME``),
+``ValueError`` (a damaged file) and any ``OSError`` the loader did not foresee (a permission
+or I/O error), so none reaches the user as a traceback.
+"""
 
 from __future__ import annotations
 
@@ -24,8 +30,10 @@ def _house_votes() -> tuple[np.ndarray, np.ndarray, list[str]]:
 def _or_explain(loader: Callable[[], Any], what: str) -> Any | None:
     try:
         return loader()
-    except (datasets.DatasetUnavailable, ValueError) as error:
-        st.error(f"The {what} data set could not be loaded.\n\n{error}")
+    except (datasets.DatasetUnavailable, ValueError, OSError) as error:
+        # The message quotes file paths, which may hold Markdown characters: show it as text.
+        st.error(f"The {what} data set could not be loaded.")
+        st.text(str(error))
         return None
 
 

@@ -51,3 +51,38 @@ def test_url_values_are_checked_before_they_reach_a_widget():
     assert _from_url("Moons", ["Moons", "Spiral"]) == "Moons"
     assert _from_url("Mars", ["Moons", "Spiral"]) is None
     assert _from_url("True", [True, False]) is True
+
+
+@pytest.fixture
+def no_data_cache():
+    """Clear Streamlit's data cache before and after, so a fault is not hidden by a cached load."""
+    import streamlit as st
+
+    st.cache_data.clear()
+    yield
+    st.cache_data.clear()
+
+
+def test_data_home_pointing_nowhere_is_a_message_on_the_digits_page_only(monkeypatch, no_data_cache):
+    monkeypatch.setenv("CLASSIC_DATA_HOME", "/nowhere/at/all")
+    at = open_page("digits")
+    assert_no_exception(at)
+    assert "could not be loaded" in at.error[0].value
+    assert "$CLASSIC_DATA_HOME is set to '/nowhere/at/all'" in " ".join(t.value for t in at.text)
+    for name in ("home", "perceptron", "knn", "decision-tree"):
+        other = open_page(name)
+        assert_no_exception(other)
+        assert not [e.value for e in other.error if "could not be loaded" in e.value], name
+
+
+def test_an_unexpected_os_error_from_the_loader_is_a_message(monkeypatch, no_data_cache):
+    from classic import datasets
+
+    def unreadable(data_home=None):
+        raise PermissionError(13, "Permission denied", "/srv/data/semeion.data")
+
+    monkeypatch.setattr(datasets, "load_semeion", unreadable)
+    at = open_page("digits")
+    assert_no_exception(at)
+    assert "could not be loaded" in at.error[0].value
+    assert "Permission denied" in " ".join(t.value for t in at.text)
