@@ -84,9 +84,12 @@ def data_home() -> Path:
 
 def open_page(name: str, timeout: float = 60):
     """An AppTest of the whole app (``app.py``) switched to ``pages/<name>.py`` and run once."""
+    from streamlit import config
     from streamlit.testing.v1 import AppTest
 
     os.chdir(ROOT)  # page paths in app.py are relative to the app folder
+    # The deployment hides exception details (.streamlit/config.toml); tests need them to debug.
+    config.set_option("client.showErrorDetails", "full")
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=timeout)
     at.run()
     at.switch_page(f"pages/{name}.py")

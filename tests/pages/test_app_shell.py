@@ -86,3 +86,28 @@ def test_an_unexpected_os_error_from_the_loader_is_a_message(monkeypatch, no_dat
     assert_no_exception(at)
     assert "could not be loaded" in at.error[0].value
     assert "Permission denied" in " ".join(t.value for t in at.text)
+
+
+def test_a_public_deployment_shows_no_traceback_or_server_path():
+    """With the project's .streamlit/config.toml, an uncaught exception shows only its type and
+    Streamlit's generic message (run in a fresh process: the tests themselves switch details on)."""
+    import json
+    import subprocess
+    import sys
+    import tomllib
+
+    settings = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    assert settings["client"]["showErrorDetails"] == "type"
+    script = (
+        "import json\n"
+        "from streamlit.testing.v1 import AppTest\n"
+        "at = AppTest.from_string(\"raise ValueError('secret in /srv/app/pages/knn.py')\").run()\n"
+        "e = at.exception[0]\n"
+        "print(json.dumps([e.message, list(e.stack_trace), e.proto.type]))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120, check=True
+    )
+    message, trace, kind = json.loads(result.stdout.strip().splitlines()[-1])
+    assert kind == "ValueError" and trace == []
+    assert "redacted" in message and "/srv/app" not in message and "secret" not in message
