@@ -18,6 +18,10 @@ def ensure_app_shell() -> None:
     For this to work each page file must be named after its URL path (``decision-tree.py``
     for ``/decision-tree``): the legacy mode finds pages by file name and answers any other
     URL with a "Page not found" dialog.
+
+    ``PagesManager.uses_pages_directory`` is private Streamlit state: this is the only place
+    that touches it, requirements.txt pins Streamlit, and tests/pages/test_app_shell.py fails
+    when an upgrade changes what the switch means.
     """
     if PagesManager.uses_pages_directory:
         PagesManager.uses_pages_directory = False
