@@ -5,9 +5,12 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
+from pages._ui import url
+
 
 def ensure_app_shell() -> None:
-    """Make a deep link that is a fresh server's very first request run through ``app.py``.
+    """Make a deep link that is a fresh server's very first request run through ``app.py``, and
+    record the link's query parameters for ``url.note_ignored_params`` (see pages/_ui/url.py).
 
     Streamlit starts every server in its legacy multipage mode when a folder named ``pages/``
     sits beside the main script, and leaves it only once ``st.navigation`` has been called.
@@ -26,3 +29,4 @@ def ensure_app_shell() -> None:
     if PagesManager.uses_pages_directory:
         PagesManager.uses_pages_directory = False
         st.rerun()
+    url.start_page()

@@ -1,13 +1,133 @@
-"""Widget values mirrored into the URL, so that a link reproduces the view."""
+"""The link is the view: what happened to the values a link carried.
+
+Widgets keep their values in the URL themselves (``bind="query-params"``, with the widget's
+``key`` as the parameter name). On a run, Streamlit 1.67 seeds each bound widget from the URL
+(runtime/state/session_state.py, ``_seed_widget_from_url``): a value it cannot parse, or an
+option the widget does not have, is dropped from the URL and the widget keeps its default; a
+number outside the widget's range is clamped and the URL corrected; of a repeated key, the last
+value is used. None of this is shown to the user, so a shared link that no longer fits (a typo,
+an old link, a hostile one) would silently show something else.
+
+``start_page`` (called by ``ensure_app_shell`` at the top of every page) records the query
+parameters the run started with and keeps an empty slot at the top of the page;
+``note_ignored_params`` (called once at the end of a page, after its widgets) compares them with
+the values the widgets took and fills the slot with a note such as "ignored ``knn_k=abc`` from
+the link (not a valid value; using 5)". Values are shortened and shown as code spans: a link's
+text is shown as text, never as Markdown or HTML, and never raises.
+"""
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Sequence
 from typing import Any
 
 import streamlit as st
 
 Allowed = Sequence[Any] | tuple[float, float]
+
+_AT_START = "_url_params_at_start"
+_SLOT = "_url_note_slot"
+SHOWN_CHARACTERS = 40
+SHOWN_NOTES = 5
+# CommonMark lets a backslash escape any ASCII punctuation, which leaves no Markdown, HTML,
+# link, image, LaTeX or Streamlit directive (":red[...]", ":material/...:") in the text.
+_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
+
+
+def escape_markdown(text: str) -> str:
+    """``text`` as literal characters in any Streamlit Markdown element (newlines become spaces)."""
+    return _PUNCTUATION.sub(r"\\\1", " ".join(str(text).split()))
+
+
+def code_span(text: str) -> str:
+    """``text`` as an inline code span: shown verbatim, nothing in it is Markdown or HTML.
+
+    The fence is one backtick longer than the longest run of backticks inside (CommonMark).
+    """
+    text = " ".join(str(text).split())
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _shown(text: str) -> str:
+    if len(text) <= SHOWN_CHARACTERS:
+        return text
+    return f"{text[:SHOWN_CHARACTERS]}… ({len(text):,} characters)"
+
+
+def start_page() -> None:
+    """Record the run's query parameters and keep the note's slot at the top of the page."""
+    st.session_state[_AT_START] = {key: st.query_params.get_all(key) for key in st.query_params}
+    st.session_state[_SLOT] = st.empty()
+
+
+def _means(text: str, value: Any) -> bool:
+    """Whether the URL text ``text`` stands for the widget value ``value``."""
+    if isinstance(value, bool):
+        return text.lower() == str(value).lower()
+    if isinstance(value, (int, float)):
+        try:
+            number = float(text)
+        except ValueError:
+            return False
+        return math.isfinite(number) and number == value
+    return text == str(value)
+
+
+def _why_ignored(key: str, texts: list[str], now: list[str] | None, value: Any) -> list[tuple[str, str]]:
+    """The URL values of ``key`` that its widget did not take, and why.
+
+    ``texts`` are the values at the start of the run, ``now`` those left after the widgets ran
+    (None when Streamlit removed the parameter) and ``value`` the widget's value.
+    """
+    if isinstance(value, (list, tuple)):  # multiselect, range slider: each value is an element
+        if now == texts:
+            return []
+        return [(t, "not a valid value") for t in texts if t and not any(_means(t, v) for v in value)]
+    *earlier, used = texts
+    ignored = [(t, f"the link repeats {key}; the last value was used") for t in earlier if t != used]
+    # Streamlit leaves a value it took in the URL, except the default, which it drops.
+    taken = now[-1:] == [used] if now is not None else _means(used, value)
+    if not taken:
+        ignored.append((used, f"not a valid value; using {value}"))
+    return ignored
+
+
+def ignored_params() -> list[tuple[str, str, str]]:
+    """``(key, value, why)`` for every value of a bound widget's parameter the widgets ignored.
+
+    Parameters no widget of this run has (as far as ``st.session_state`` knows) are left alone:
+    the page may read them itself.
+    """
+    at_start = st.session_state.get(_AT_START) or {}
+    ignored = []
+    for key, texts in at_start.items():
+        if key.startswith("_") or key not in st.session_state or not texts:
+            continue
+        now = st.query_params.get_all(key) if key in st.query_params else None
+        ignored += [(key, text, why) for text, why in _why_ignored(key, texts, now, st.session_state[key])]
+    return ignored
+
+
+def note_ignored_params() -> None:
+    """Call once at the end of a page: a visible note for every link value that was ignored."""
+    ignored = ignored_params()
+    if not ignored:
+        return
+    lines = [
+        f"- ignored {code_span(f'{key}={_shown(text)}')} from the link ({escape_markdown(why)})"
+        for key, text, why in ignored[:SHOWN_NOTES]
+    ]
+    if len(ignored) > SHOWN_NOTES:
+        lines.append(f"- and {len(ignored) - SHOWN_NOTES} more")
+    slot = st.session_state.get(_SLOT)
+    target = slot if slot is not None else st
+    target.info(
+        "Some settings in this link could not be used:\n" + "\n".join(lines), icon=":material/link_off:"
+    )
 
 
 def _from_url(text: str, allowed: Allowed) -> Any | None:

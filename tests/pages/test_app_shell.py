@@ -16,7 +16,7 @@ def test_page_files_are_named_after_their_urls():
     import re
 
     pages = re.findall(r'"pages/([\w-]+)\.py",[^)]*?url_path="([\w-]+)"', (ROOT / "app.py").read_text(), re.S)
-    assert len(pages) == 4
+    assert {"perceptron", "knn", "decision-tree", "digits"} <= {filename for filename, _ in pages}
     for filename, url_path in pages:
         assert filename == url_path
 
@@ -141,3 +141,68 @@ def test_the_private_streamlit_switch_ensure_app_shell_flips_still_means_the_sam
         if re.search(r"uses_pages_directory\s*=", path.read_text())
     ]
     assert writers == ["pages/_ui/shell.py"]
+
+
+def _bound_widgets_app():
+    """A page with bound widgets that calls the URL helpers as every page does."""
+    import streamlit as st
+
+    from pages._ui import url
+
+    url.start_page()
+    st.title("Bound widgets")
+    st.slider("k", 1, 100, 5, key="k", bind="query-params")
+    st.selectbox("Metric", ["euclidean", "manhattan"], key="metric", bind="query-params")
+    st.checkbox("Blur", key="blur", bind="query-params")
+    url.note_ignored_params()
+
+
+def _open_with(params: dict):
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_bound_widgets_app)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    assert_no_exception(at)
+    return at
+
+
+def test_a_valid_link_sets_the_widgets_without_a_note():
+    at = _open_with({"k": "7", "metric": "manhattan", "blur": "true", "unrelated": "x"})
+    assert (at.slider(key="k").value, at.selectbox(key="metric").value, at.checkbox(key="blur").value) == (
+        7,
+        "manhattan",
+        True,
+    )
+    assert not at.info
+    assert not _open_with({"k": "5"}).info  # the default, spelled out: Streamlit drops it silently
+
+
+@pytest.mark.parametrize(
+    ("params", "shown"),
+    [
+        ({"k": "abc"}, "ignored `k=abc` from the link (not a valid value\\; using 5)"),
+        ({"k": "nan"}, "`k=nan`"),
+        ({"k": "1e308"}, "`k=1e308`"),
+        ({"k": str(10**100)}, "`k=1000000000000000000000000000000000000000… (101 characters)`"),
+        ({"metric": "Mars"}, "`metric=Mars`"),
+        ({"blur": "maybe"}, "`blur=maybe`"),
+    ],
+)
+def test_an_ignored_link_value_gets_a_visible_note(params, shown):
+    at = _open_with(params)
+    assert at.slider(key="k").value == 5 and at.selectbox(key="metric").value == "euclidean"
+    assert len(at.info) == 1 and shown in at.info[0].value
+
+
+def test_link_text_in_the_note_is_code_never_markdown():
+    from pages._ui.url import code_span, escape_markdown
+
+    at = _open_with({"metric": "![x](http://a.b/c.png)<script>1</script>"})
+    assert "`metric=![x](http://a.b/c.png)<script>1</script>`" in at.info[0].value
+    assert code_span("a`b") == "``a`b``" and code_span("`x") == "`` `x ``"
+    assert code_span("two\nlines") == "`two lines`"
+    assert escape_markdown("![x](y) :red[z] $a$") == r"\!\[x\]\(y\) \:red\[z\] \$a\$"
+    long = _open_with({"metric": "x" * 100_000}).info[0].value
+    assert "(100,000 characters)" in long and len(long) < 300
