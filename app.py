@@ -26,6 +26,7 @@ PAGES = [
         url_path="decision-tree",
     ),
     st.Page("pages/digits.py", title="Digits", icon=":material/draw:", url_path="digits"),
+    st.Page("pages/compare.py", title="Compare", icon=":material/compare:", url_path="compare"),
 ]
 
 page = st.navigation(PAGES)

@@ -12,43 +12,66 @@ st.markdown(
     "on the screen so you can play with them. Change a setting and watch what it does."
 )
 
+# (page, title, what it teaches, what you do there)
 LESSONS = [
     (
         "pages/perceptron.py",
         "Perceptron",
-        "Watch the separating line move at every mistake until the points are separated, "
-        "then see it loop forever on XOR, where no line can separate the classes, and how a "
-        "kernel fixes that.",
+        "How a linear classifier learns from its mistakes: it stops when some line separates the "
+        "classes (Novikoff's bound says how soon) and loops for ever on XOR, where none does; a "
+        "kernel bends the line.",
+        "Watch the line move at every update, place your own points, find the cycle on XOR.",
     ),
     (
         "pages/knn.py",
         "k-nearest neighbours",
-        "Decision regions redrawn as k changes: small k hugs every point, large k smooths the "
-        "boundary. Try other metrics, weights, feature scaling, and a k-d tree.",
+        "Classifying by a vote of the k nearest training points: small k follows every point, large "
+        "k smooths the boundary; the distance metric and feature scaling decide what *near* means.",
+        "Move k and watch the regions re-vote; try metrics, weights, scaling and a k-d tree.",
     ),
     (
         "pages/decision-tree.py",
         "ID3 decision tree",
-        "A tree grown split by split by information gain, on toy weather tables and the 1984 "
-        "congressional votes, with every gain shown so you can check each choice.",
+        "How a tree chooses its questions by information gain (entropy), split by split, with "
+        "every gain shown so you can check each choice by hand.",
+        "Grow trees on toy weather tables and the 1984 congressional votes.",
     ),
     (
         "pages/digits.py",
         "Handwritten digits",
-        "Draw a digit: it is reduced to the 16×16 grid of the Semeion data set and classified "
-        "live by k-NN against 1593 digits written by about 80 people.",
+        "k-NN on real data: a drawing becomes the 16×16 grid of the Semeion data set and is "
+        "classified against 1593 digits written by about 80 people.",
+        "Draw a digit and see its grid, the vote and the nearest digits.",
     ),
 ]
+COMPARE = (
+    "pages/compare.py",
+    "Three classifiers, one data set",
+    "What each boundary can and cannot be: the perceptron's line, k-NN's vote and a tree's "
+    "axis-aligned boxes on the same points and the same axes, each with its training and held-out "
+    "accuracy and its fit time.",
+    "Pick a data set (XOR, circles, moons, a spiral, your own points) and see who gets it right.",
+)
+
+
+def card(path: str, title: str, teaches: str, does: str) -> None:
+    with st.container(border=True):
+        st.subheader(title)
+        st.markdown(f"**Teaches:** {teaches}")
+        st.markdown(does)
+        st.page_link(path, label=f"Open {title}", icon=":material/arrow_forward:")
+
 
 columns = st.columns(2)
-for i, (path, title, text) in enumerate(LESSONS):
-    with columns[i % 2].container(border=True):
-        st.subheader(title)
-        st.write(text)
-        st.page_link(path, label=f"Open {title}", icon=":material/arrow_forward:")
+for i, lesson in enumerate(LESSONS):
+    with columns[i % 2]:
+        card(*lesson)
+card(*COMPARE)
 
 st.caption(
     "The algorithms follow Jeremy Kun's blog posts (k-NN and handwritten digits; ID3 and the "
     "congressional votes; the perceptron and XOR) and course notes on k-d trees, instance-based "
-    "learning and decision trees. Where a source is wrong, the page says so."
+    "learning and decision trees. Where a source is wrong, the page says so, with what the source "
+    "did beside the correct computation: the decision-tree page, for one, sets the post's "
+    "hand-drawn tree (Wind at the root) beside the tree ID3 grows on the same six days."
 )

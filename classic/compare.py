@@ -1,0 +1,421 @@
+"""One 2-D data set through three classifiers: the perceptron's line, k-NN's vote and ID3's boxes.
+
+Each classifier is fitted on the same seeded training split (70 % of the points, each class
+split in proportion) and scored on the held-out rest. Each also predicts every pixel of a grid
+over the data's bounding box: that grid is the picture of its decision regions. The times are
+wall-clock seconds (``time.perf_counter``) of ``fit`` and of predicting the grid. k-NN's fit
+only stores the points (a lazy learner), so its cost moves to prediction; the perceptron and
+the tree do their work in ``fit``.
+
+The perceptron separates two classes, so every data set here has two. Its line is the pocket
+perceptron's: the weights with the fewest training mistakes seen in ``EPOCHS`` passes, the best
+line it finds when no line separates the classes (the pocket scores every update against all
+training points, so its passes are budgeted to ``POCKET_VISITS`` point visits). The kernel perceptron (dual form) replaces
+``x·z`` by the RBF kernel ``exp(−γ |x − z|²)`` with ``γ = 1 / (2 Var(X))``, the variance over
+all coordinates of the training points (scikit-learn's ``gamma="scale"`` for two features), so
+the same setting suits data of any spread; or by the polynomial kernel ``(x·z + 1)²``.
+
+``describe`` turns the scores into the sentences the page shows: every number in them is
+computed from the fitted classifiers, never typed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from classic import datasets
+from classic.evaluation import train_test_split
+from classic.id3 import ID3, Node
+from classic.knn import KNNClassifier, region_grid
+from classic.perceptron import DualPerceptron, Perceptron
+
+Points = tuple[np.ndarray, np.ndarray]
+
+TEST_SIZE = 0.3
+EPOCHS = 20
+# The pocket scores every update against the whole training set, so its passes are budgeted:
+# as many as make POCKET_VISITS point visits, between 3 and EPOCHS.
+POCKET_VISITS = 3000
+GRID_CHUNK = 2000  # grid rows per prediction call: bounds the kernel perceptron's n × chunk matrix
+
+# The names are the URL values, as on the perceptron and k-NN pages; two classes each, as the
+# perceptron needs.
+DATASETS: dict[str, Callable[[int, int], Points]] = {
+    "Gaussian clusters": lambda n, seed: datasets.gaussian_clusters(
+        n_per_class=max(n // 2, 1), centers=((-1.5, -1.5), (1.5, 1.5)), std=1.0, random_state=seed
+    ),
+    "Concentric circles": lambda n, seed: datasets.concentric_circles(n=n, noise=0.12, random_state=seed),
+    "Moons": lambda n, seed: datasets.moons(n=n, noise=0.15, random_state=seed),
+    "XOR": lambda n, seed: datasets.xor(n=max(n, 4), noise=0.2, random_state=seed),
+    "Spiral": lambda n, seed: datasets.spiral(n=n, n_classes=2, noise=0.15, random_state=seed),
+}
+PERCEPTRONS = ("line", "RBF kernel", "polynomial kernel")
+# Until ID3 splits numeric columns at thresholds, the tree is left out of the comparison.
+NUMERIC_TREES = "threshold" in getattr(Node, "__dataclass_fields__", {})
+NAMES = ("perceptron", "knn", "tree") if NUMERIC_TREES else ("perceptron", "knn")
+LABELS = {"perceptron": "the perceptron", "knn": "k-NN", "tree": "the tree"}
+
+
+@dataclass(frozen=True)
+class Split:
+    """The seeded training and held-out parts of one data set."""
+
+    X_train: np.ndarray
+    X_test: np.ndarray
+    y_train: np.ndarray
+    y_test: np.ndarray
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """One classifier fitted on a split: its scores, its times and its regions on the grid."""
+
+    model: Any
+    train_accuracy: float
+    test_accuracy: float
+    fit_seconds: float
+    predict_seconds: float
+    regions: np.ndarray | None  # class index (0 or 1) per grid point, or None without a grid
+
+    @property
+    def gap(self) -> float:
+        """Training minus held-out accuracy: how much of the fit was memorised."""
+        return self.train_accuracy - self.test_accuracy
+
+
+def make_data(name: str, n_points: int, seed: int, flip: float = 0) -> Points:
+    """The named generator's two-class points (``DATASETS``), ``flip`` % of labels swapped."""
+    if name not in DATASETS:
+        raise ValueError(f"data must be one of {', '.join(DATASETS)}; got {name!r}")
+    X, y = DATASETS[name](int(n_points), int(seed))
+    return X, flip_labels(y, flip, seed) if flip else y
+
+
+def flip_labels(y: np.ndarray, percent: float, seed: int) -> np.ndarray:
+    """A copy of two-class labels with ``percent`` % of them (rounded, chosen by the seed) swapped.
+
+    Label noise: the flipped points sit inside the other class's region, where no classifier
+    should follow them.
+    """
+    y = np.asarray(y)
+    if not 0 <= percent <= 100:
+        raise ValueError(f"percent must be in [0, 100]; got {percent!r}")
+    classes, index = np.unique(y, return_inverse=True)
+    if len(classes) != 2:
+        raise ValueError(f"flip_labels needs two classes; got {len(classes)}")
+    # A stream of its own, so flipping does not change the points the same seed generated.
+    chosen = np.random.default_rng([int(seed), 1]).permutation(len(y))[: round(len(y) * percent / 100)]
+    index = index.copy()
+    index[chosen] = 1 - index[chosen]
+    return classes[index]
+
+
+def check_points(X: Any, y: Any) -> str | None:
+    """Why these points cannot be compared (a sentence), or None when they can.
+
+    The split needs at least two points of each of exactly two classes, so that both classes
+    are in the training part.
+    """
+    X, y = np.asarray(X, dtype=np.float64), np.asarray(y)
+    if X.ndim != 2 or X.shape[1] != 2 or len(X) != len(y):
+        return "The points must be rows of two coordinates, each with a class."
+    if not np.isfinite(X).all():
+        return "Every coordinate must be a finite number."
+    classes, counts = np.unique(y, return_counts=True)
+    if len(classes) != 2 or counts.min() < 2:
+        return "The comparison needs exactly two classes with at least two points each."
+    return None
+
+
+def split(X: np.ndarray, y: np.ndarray, seed: int) -> Split:
+    """A seeded, stratified split: 70 % to train on, 30 % held out."""
+    return Split(*train_test_split(X, y, test_size=TEST_SIZE, random_state=int(seed), stratify=True))
+
+
+def rbf_gamma(X: np.ndarray) -> float:
+    """γ = 1 / (2 Var(X)) over all coordinates (1 when the points do not spread)."""
+    variance = float(np.var(X))
+    return 1.0 / (2.0 * variance) if variance > 0 else 1.0
+
+
+def make_perceptron(kind: str, X_train: np.ndarray) -> Perceptron | DualPerceptron:
+    """The pocket perceptron's line, or the kernel perceptron (``PERCEPTRONS``)."""
+    if kind == "line":
+        return Perceptron(max_epochs=int(np.clip(POCKET_VISITS // len(X_train), 3, EPOCHS)), pocket=True)
+    if kind == "RBF kernel":
+        return DualPerceptron(kernel="rbf", gamma=rbf_gamma(X_train), max_epochs=EPOCHS)
+    if kind == "polynomial kernel":
+        return DualPerceptron(kernel="polynomial", degree=2, max_epochs=EPOCHS)
+    raise ValueError(f"perceptron must be one of {', '.join(PERCEPTRONS)}; got {kind!r}")
+
+
+def make_model(name: str, data: Split, perceptron: str = "line", k: int = 15, max_depth: int | None = None):
+    """An unfitted classifier: ``"perceptron"``, ``"knn"`` (k capped at the training size) or ``"tree"``."""
+    if name == "perceptron":
+        return make_perceptron(perceptron, data.X_train)
+    if name == "knn":
+        return KNNClassifier(k=min(int(k), len(data.y_train)))
+    if name == "tree":
+        return ID3(max_depth=max_depth)
+    raise ValueError(f"classifier must be one of {', '.join(NAMES)}; got {name!r}")
+
+
+def _predict(model: Any, X: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """Predictions in chunks, as labels of the training dtype (ID3 answers with strings)."""
+    chunks = [model.predict(X[i : i + GRID_CHUNK]) for i in range(0, len(X), GRID_CHUNK)]
+    return np.concatenate(chunks).astype(dtype)
+
+
+def fit(model: Any, data: Split, grid: np.ndarray | None = None) -> Fitted:
+    """Fit on the training part, score both parts, and predict the grid (timed)."""
+    start = time.perf_counter()
+    model.fit(data.X_train, data.y_train)
+    fit_seconds = time.perf_counter() - start
+    dtype = data.y_train.dtype
+    train = float(np.mean(_predict(model, data.X_train, dtype) == data.y_train))
+    test = float(np.mean(_predict(model, data.X_test, dtype) == data.y_test))
+    regions, predict_seconds = None, 0.0
+    if grid is not None:
+        start = time.perf_counter()
+        predicted = _predict(model, grid, dtype)
+        predict_seconds = time.perf_counter() - start
+        regions = np.searchsorted(np.unique(data.y_train), predicted).astype(np.uint8)
+    return Fitted(model, train, test, fit_seconds, predict_seconds, regions)
+
+
+def box(X: np.ndarray, resolution: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The grid the regions are drawn on (``resolution``² points over the data's bounding box,
+    row-major from the lowest x₂), and the box's low and high corners."""
+    xs, ys, grid = region_grid(X, resolution)
+    return grid, np.array([xs[0], ys[0]]), np.array([xs[-1], ys[-1]])
+
+
+def title(name: str, fitted: Fitted, perceptron: str = "line") -> str:
+    """A panel's title: the classifier and the setting that shapes its regions."""
+    if name == "perceptron":
+        return f"Perceptron: {perceptron}"
+    if name == "knn":
+        return f"k-NN, k = {fitted.model.k}"
+    return f"ID3 tree: {fitted.model.n_leaves_} boxes, depth {fitted.model.depth_}"
+
+
+def _milliseconds(seconds: float) -> str:
+    return f"{1000 * seconds:.1f} ms" if seconds < 0.01 else f"{1000 * seconds:.0f} ms"
+
+
+def numbers(fitted: Fitted, pixels: int) -> str:
+    """A panel's accuracies and times, as Markdown."""
+    return (
+        f"**{_percent(fitted.train_accuracy)}** training · **{_percent(fitted.test_accuracy)}** held out  \n"
+        f"fit {_milliseconds(fitted.fit_seconds)} · {pixels:,} pixels {_milliseconds(fitted.predict_seconds)}"
+    )
+
+
+def line_ends(model: Any, low: np.ndarray, high: np.ndarray) -> np.ndarray | None:
+    """The ends of the perceptron's line w·x + b = 0 inside the box [low, high], or None.
+
+    None when the model has no line (a kernel), w is zero, or the line misses the box.
+    """
+    if not isinstance(model, Perceptron):
+        return None
+    (w1, w2), b = model.coef_, model.intercept_
+    ends = []
+    if w2 != 0:
+        for x in (low[0], high[0]):
+            ends.append((x, -(b + w1 * x) / w2))
+    if w1 != 0:
+        for y in (low[1], high[1]):
+            ends.append((-(b + w2 * y) / w1, y))
+    inside = [
+        p for p in ends if low[0] - 1e-9 <= p[0] <= high[0] + 1e-9 and low[1] - 1e-9 <= p[1] <= high[1] + 1e-9
+    ]
+    if len(inside) < 2:
+        return None
+    inside = np.array(inside)
+    # The two inside points farthest apart (a corner can appear twice).
+    far = np.linalg.norm(inside[:, None] - inside[None], axis=2)
+    i, j = np.unravel_index(np.argmax(far), far.shape)
+    return inside[[i, j]] if far[i, j] > 0 else None
+
+
+def _percent(value: float) -> str:
+    return f"{value:.0%}"
+
+
+def describe(data: str, fitted: dict[str, Fitted], k: int, perceptron: str = "line") -> list[str]:
+    """What the three panels show on this data set, as sentences with computed numbers.
+
+    ``fitted`` maps ``"perceptron"``, ``"knn"`` and (when available) ``"tree"`` to their fits.
+    """
+    line, knn, tree = fitted["perceptron"], fitted["knn"], fitted.get("tree")
+    said = []
+    if perceptron == "line":
+        if data == "XOR":
+            said.append(
+                f"No line can do XOR: the best line found gets {_percent(line.train_accuracy)} of the training "
+                "points right (a line can put at most three of the four corners on their side), while k-NN "
+                f"gets {_percent(knn.train_accuracy)}"
+                + (f" and the tree {_percent(tree.train_accuracy)}." if tree else ".")
+            )
+        elif data in ("Concentric circles", "Moons", "Spiral") and line.train_accuracy < 0.95:
+            said.append(
+                f"No line follows this boundary: the best line gets {_percent(line.test_accuracy)} held out, "
+                f"k-NN {_percent(knn.test_accuracy)}"
+                + (f", the tree {_percent(tree.test_accuracy)}." if tree else ".")
+                + " Try the kernel perceptron."
+            )
+        elif line.train_accuracy == 1.0:
+            said.append("A line separates the training points: the perceptron gets them all right.")
+    else:
+        said.append(
+            f"The {perceptron} perceptron bends its boundary: {_percent(line.train_accuracy)} of the training "
+            f"points and {_percent(line.test_accuracy)} held out."
+        )
+    if knn.model.k == 1:
+        said.append(
+            f"k-NN at k = 1 memorises the training points, noise and all: {_percent(knn.train_accuracy)} on them "
+            f"(each is its own nearest neighbour) against {_percent(knn.test_accuracy)} held out."
+        )
+    elif knn.gap > 0.1:
+        said.append(
+            f"k-NN at k = {knn.model.k} gets {_percent(knn.train_accuracy)} of the training points and "
+            f"{_percent(knn.test_accuracy)} held out: a gap of {knn.gap:.0%}."
+        )
+    else:
+        said.append(
+            f"k-NN at k = {knn.model.k} smooths over the noise: {_percent(knn.train_accuracy)} training, "
+            f"{_percent(knn.test_accuracy)} held out."
+        )
+    if tree is not None:
+        boxes = tree.model.n_leaves_
+        if data == "Gaussian clusters":
+            said.append(
+                f"The boundary between the clusters is diagonal: the tree can only cut across one axis at a time, "
+                f"so it builds a staircase of {boxes} boxes where one line would do."
+            )
+        else:
+            said.append(
+                f"The tree cuts the plane into {boxes} axis-aligned boxes (depth {tree.model.depth_}): "
+                f"{_percent(tree.train_accuracy)} training, {_percent(tree.test_accuracy)} held out."
+            )
+    best = max(fitted, key=lambda name: fitted[name].test_accuracy)
+    said.append(f"Best held out here: {LABELS[best]} ({_percent(fitted[best].test_accuracy)}).")
+    return said
+
+
+# The page's default settings (the URL names without their ``cmp_`` prefix).
+DEFAULTS: dict[str, Any] = {
+    "data": "Gaussian clusters",
+    "points": 200,
+    "seed": 0,
+    "perceptron": "line",
+    "k": 15,
+}
+DEFAULTS.update(flip=0, depth=6)
+
+
+def run(**settings: Any) -> dict[str, Fitted]:
+    """The three classifiers on the data the settings name (``DEFAULTS`` for the rest), without a grid."""
+    s = {**DEFAULTS, **settings}
+    X, y = make_data(s["data"], s["points"], s["seed"], s["flip"])
+    data = split(X, y, s["seed"])
+    params = {"perceptron": s["perceptron"], "k": s["k"], "max_depth": s["depth"]}
+    return {name: fit(make_model(name, data, **params), data) for name in NAMES}
+
+
+@dataclass(frozen=True)
+class Question:
+    """A predict-then-reveal question: the settings that make the view, and the computed answer.
+
+    ``settings`` are complete (``DEFAULTS`` for those the question does not change), so setting
+    them up gives the view the answer was computed on whatever was on the screen before.
+    """
+
+    title: str
+    settings: dict[str, Any]
+    question: str
+    options: tuple[str, ...]
+    answer: str
+    why: str
+
+
+def _bucket(value: float, edges: tuple[float, ...], options: tuple[str, ...]) -> str:
+    return options[int(np.searchsorted(edges, value, side="right"))]
+
+
+def questions() -> list[Question]:
+    """The page's "Try this" questions, each answered by running the classifiers."""
+    who = tuple(LABELS[name] for name in NAMES)
+    asked = []
+    xor = run(data="XOR")
+    worst = min(NAMES, key=lambda name: xor[name].test_accuracy)
+    asked.append(
+        Question(
+            "A line against XOR",
+            {**DEFAULTS, **{"data": "XOR"}},
+            "Which classifier does worst on the held-out XOR points?",
+            who,
+            LABELS[worst],
+            "Held out: " + ", ".join(f"{LABELS[n]} {_percent(xor[n].test_accuracy)}" for n in NAMES) + ". "
+            "Each class sits in two opposite corners, and one line cannot put both on the same side.",
+        )
+    )
+    knn = run(data="Moons", k=1, flip=10)["knn"]
+    compared = "higher" if knn.gap > 0 else "the same" if knn.gap == 0 else "lower"
+    asked.append(
+        Question(
+            "k = 1 memorises",
+            {**DEFAULTS, **{"data": "Moons", "k": 1, "flip": 10}},
+            "With 10% of the labels flipped, k-NN's training accuracy at k = 1 is … its held-out accuracy.",
+            ("higher than", "the same as", "lower than"),
+            f"{compared} than" if compared != "the same" else "the same as",
+            f"{_percent(knn.train_accuracy)} on the training points (each is its own nearest neighbour, flipped "
+            f"ones included) against {_percent(knn.test_accuracy)} held out: it memorised the noise.",
+        )
+    )
+    options = ("below 60%", "60% to 90%", "above 90%")
+    circles = run(data="Concentric circles", perceptron="RBF kernel")["perceptron"]
+    line = run(data="Concentric circles")["perceptron"]
+    asked.append(
+        Question(
+            "A kernel bends the line",
+            {**DEFAULTS, **{"data": "Concentric circles", "perceptron": "RBF kernel"}},
+            "With the RBF kernel, the perceptron's held-out accuracy on the circles is …",
+            options,
+            _bucket(circles.test_accuracy, (0.6, 0.9), options),
+            f"{_percent(circles.test_accuracy)} held out, where the best line gets "
+            f"{_percent(line.test_accuracy)}: the kernel's boundary can close around the inner ring.",
+        )
+    )
+    if "tree" in NAMES:
+        tree = run(data="Gaussian clusters", depth=20)["tree"]
+        options = ("2", "3 to 6", "more than 6")
+        asked.append(
+            Question(
+                "The tree's staircase",
+                {**DEFAULTS, **{"data": "Gaussian clusters", "depth": 20}},
+                "How many boxes (leaves) does the tree need for the diagonal between two clusters?",
+                options,
+                _bucket(tree.model.n_leaves_, (3, 7), options),
+                f"{tree.model.n_leaves_} boxes: each test cuts across one axis, so a diagonal boundary "
+                "becomes a staircase; the perceptron draws it with one line.",
+            )
+        )
+    spiral = run(data="Spiral", points=400)
+    best = max(NAMES, key=lambda name: spiral[name].test_accuracy)
+    asked.append(
+        Question(
+            "The spiral",
+            {**DEFAULTS, **{"data": "Spiral", "points": 400}},
+            "Which classifier has the best held-out accuracy on the spiral?",
+            who,
+            LABELS[best],
+            "Held out: " + ", ".join(f"{LABELS[n]} {_percent(spiral[n].test_accuracy)}" for n in NAMES) + ".",
+        )
+    )
+    return asked

@@ -1,0 +1,142 @@
+"""Compare: one 2-D data set through the perceptron, k-NN and an ID3 tree, side by side on one scale."""
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from classic import compare
+from classic.viz import compare as draw
+from pages._ui import present
+from pages._ui.downloads import download_points
+from pages._ui.lesson import Step, how_it_works, try_this
+from pages._ui.points import points_editor
+from pages._ui.shell import ensure_app_shell
+from pages._ui.url import note_ignored_params
+
+ensure_app_shell()
+
+YOURS = "Your points"
+RESOLUTION = 100
+NAMES = ["class 0", "class 1"]
+URL = {"bind": "query-params"}
+DEFAULT = compare.DEFAULTS  # the first data set and perceptron in their lists are the defaults too
+
+st.title("Three classifiers, one data set")
+st.write(
+    "The same points, split the same way, through three classifiers on the same axes: the perceptron's "
+    "line, the vote of the k nearest neighbours, and a tree of axis-aligned cuts. Filled points trained "
+    "each classifier; open ones were held out to test it."
+)
+
+with st.sidebar:
+    name = st.selectbox("Data", [*compare.DATASETS, YOURS], key="cmp_data", **URL)
+    generated = {"disabled": name == YOURS, **URL}
+    n_points = st.slider("Points", 20, 1000, DEFAULT["points"], step=10, key="cmp_points", **generated)
+    seed = int(
+        st.number_input("Random seed (data and split)", 0, 2**31 - 1, DEFAULT["seed"], key="cmp_seed", **URL)
+    )
+    flip = st.slider(
+        "Flipped labels (label noise, %)", 0, 40, DEFAULT["flip"], step=5, key="cmp_flip", **generated
+    )
+    st.subheader("Classifiers")
+    kind = st.selectbox("Perceptron", compare.PERCEPTRONS, key="cmp_perceptron", **URL)
+    k = st.slider("k (neighbours)", 1, 100, DEFAULT["k"], key="cmp_k", **URL)
+    depth = st.slider("Tree depth (most tests on a path)", 1, 20, DEFAULT["depth"], key="cmp_depth", **URL)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def points(name: str, n_points: int, seed: int, flip: int) -> tuple[np.ndarray, np.ndarray]:
+    return compare.make_data(name, n_points, seed, flip)
+
+
+@st.cache_data(max_entries=96, show_spinner="Fitting…")
+def fitted(classifier: str, X: np.ndarray, y: np.ndarray, seed: int, **params) -> compare.Fitted:
+    """One classifier on the seeded split, with its regions on the grid (cached per setting)."""
+    data = compare.split(X, y, seed)
+    return compare.fit(compare.make_model(classifier, data, **params), data, compare.box(X, RESOLUTION)[0])
+
+
+if name == YOURS:
+    if "cmp_user_points" not in st.session_state:
+        X0, y0 = compare.make_data("XOR", 16, 1)
+        st.session_state.cmp_user_points = pd.DataFrame({"x1": X0[:, 0], "x2": X0[:, 1], "class": y0})
+    with st.expander("Your points (add, edit or delete rows; classes 0 and 1)", expanded=True):
+        X, y = points_editor("cmp_user_points", "cmp_editor", 2)
+else:
+    X, y = points(name, n_points, seed, flip)
+problem = compare.check_points(X, y)
+if problem:
+    st.warning(problem)
+    note_ignored_params()
+    st.stop()
+
+data = compare.split(X, y, seed)
+params = {"perceptron": {"perceptron": kind}, "knn": {"k": k}, "tree": {"max_depth": depth}}
+results = {c: fitted(c, X, y, seed, **params[c]) for c in compare.NAMES}
+_, low, high = compare.box(X, RESOLUTION)
+titles = {c: compare.title(c, result, kind) for c, result in results.items()}
+lines = {"perceptron": compare.line_ends(results["perceptron"].model, low, high)}
+
+columns = st.columns(3)
+if "tree" not in results:
+    columns[2].info("The ID3 tree joins this comparison when it splits real-valued features at thresholds.")
+for column, (c, result) in zip(columns, results.items(), strict=False):
+    with column:
+        big = present.is_on()  # a projector: smaller panels, labels of 18 px
+        spec = draw.panel_spec(
+            result.regions,
+            data,
+            low,
+            high,
+            NAMES,
+            titles[c],
+            lines.get(c),
+            230 if big else 300,
+            18 if big else 12,
+        )
+        st.vega_lite_chart(
+            spec,
+            width="stretch",
+            alt=f"{titles[c]}: its decision regions over {len(X)} points ({name}); "
+            f"training accuracy {result.train_accuracy:.0%}, held out {result.test_accuracy:.0%}.",
+        )
+        st.markdown(compare.numbers(result, RESOLUTION**2))
+
+st.markdown("\n".join(f"- {said}" for said in compare.describe(name, results, results["knn"].model.k, kind)))
+if k > results["knn"].model.k:
+    st.caption(f"k is capped at the {results['knn'].model.k} training points.")
+st.caption(
+    f"{len(data.y_train)} training points (filled) and {len(data.y_test)} held out (open), split by seed {seed}; "
+    "● class 0, ■ class 1. Times are one fit on this server, measured when the setting was first drawn."
+)
+
+panels = [(titles[c], results[c].regions, lines.get(c)) for c in results]
+downloads = st.columns(3)
+for column, fmt in zip(downloads, ("png", "svg"), strict=False):
+    column.download_button(
+        f"Download the panels ({fmt.upper()})",
+        lambda fmt=fmt: draw.figure_bytes(panels, data, low, high, NAMES, fmt),
+        f"compare.{fmt}",
+        {"png": "image/png", "svg": "image/svg+xml"}[fmt],
+        key=f"cmp_{fmt}",
+    )
+with downloads[2]:
+    download_points(X, y, "compare-points.csv", key="cmp_csv")
+
+questions = st.cache_data(compare.questions, show_spinner="Preparing the questions…")()
+try_this(
+    "compare",
+    [
+        Step(q.title, {f"cmp_{s}": v for s, v in q.settings.items()}, q.question, q.options, q.answer, q.why)
+        for q in questions
+    ],
+)
+how_it_works(
+    compare.fit,
+    compare.make_perceptron,
+    text="Each classifier is fitted on the same 70% of the points and scored on both parts; then it "
+    f"classifies every pixel of a {RESOLUTION}×{RESOLUTION} grid over the points, and the grid is drawn as "
+    "the image under them. The perceptron's line is the pocket's best; the tree is ID3 with numeric tests "
+    "x ≤ τ, τ halfway between neighbouring values of different classes.",
+)
+note_ignored_params()

@@ -1,0 +1,180 @@
+"""The /compare page in AppTest: three classifiers on every data set, widgets at their extremes,
+the "Try this" answers checked against the library, and the URL reproducing the view."""
+
+import json
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import assert_no_exception, open_page
+
+from classic import compare
+
+DATA = [*compare.DATASETS, "Your points"]
+PERCENT = re.compile(r"\*\*(\d+)%\*\* training · \*\*(\d+)%\*\* held out")
+
+
+def charts(at) -> list[dict]:
+    return [json.loads(chart.proto.spec) for chart in at.get("vega_lite_chart")]
+
+
+def panel_numbers(at) -> list[tuple[int, int]]:
+    """(training %, held-out %) under each panel, in panel order."""
+    return [tuple(map(int, m.groups())) for m in (PERCENT.search(md.value) for md in at.markdown) if m]
+
+
+@pytest.fixture(scope="module")
+def page():
+    return open_page("compare")
+
+
+def test_default_view_has_three_panels_on_one_scale(page):
+    assert_no_exception(page)
+    assert page.title[0].value == "Three classifiers, one data set"
+    specs = charts(page)
+    assert [s["title"]["text"].split(":")[0].split(",")[0] for s in specs] == [
+        "Perceptron",
+        "k-NN",
+        "ID3 tree",
+    ]
+    domains = {json.dumps(layer["encoding"]["x"]["scale"]) for s in specs for layer in s["layer"]}
+    assert len(domains) == 1  # every layer of every panel on the same x domain
+    assert specs[0]["layer"][0]["mark"]["url"].startswith("data:image/png;base64,")
+    assert any(layer["mark"]["type"] == "line" for layer in specs[0]["layer"])  # the perceptron's line
+    assert len(panel_numbers(page)) == 3
+
+
+def test_numbers_on_screen_are_the_librarys(page):
+    """A student who fits the same split with the library gets the numbers on the screen."""
+    expected = compare.run()
+    shown = panel_numbers(page)
+    for (train, test), name in zip(shown, compare.NAMES, strict=True):
+        assert train == round(100 * expected[name].train_accuracy)
+        assert test == round(100 * expected[name].test_accuracy)
+
+
+@pytest.mark.parametrize("name", DATA)
+def test_every_data_set_shows_the_three_classifiers(name):
+    at = open_page("compare")
+    at.selectbox(key="cmp_data").set_value(name).run()
+    assert_no_exception(at)
+    assert len(charts(at)) == 3
+    assert len(panel_numbers(at)) == 3
+    said = " ".join(m.value for m in at.markdown)
+    assert "Best held out here" in said
+
+
+@pytest.mark.parametrize("name", compare.DATASETS)
+def test_extremes_of_every_widget(name):
+    at = open_page("compare")
+    at.selectbox(key="cmp_data").set_value(name)
+    at.slider(key="cmp_points").set_value(20)
+    at.slider(key="cmp_k").set_value(100)
+    at.slider(key="cmp_depth").set_value(1)
+    at.slider(key="cmp_flip").set_value(40)
+    at.number_input(key="cmp_seed").set_value(2**31 - 1).run()
+    assert_no_exception(at)
+    assert any("k is capped at the 14 training points" in c.value for c in at.caption)
+    assert "k-NN, k = 14" in charts(at)[1]["title"]["text"]
+    for kind in compare.PERCEPTRONS:
+        at.selectbox(key="cmp_perceptron").set_value(kind)
+        at.slider(key="cmp_points").set_value(1000)
+        at.slider(key="cmp_k").set_value(1)
+        at.slider(key="cmp_depth").set_value(20).run()
+        assert_no_exception(at)
+        assert len(charts(at)) == 3
+        # k = 1: every training point is its own nearest neighbour.
+        assert panel_numbers(at)[1][0] == 100
+
+
+def test_kernel_perceptron_has_no_line():
+    at = open_page("compare")
+    at.selectbox(key="cmp_data").set_value("Concentric circles")
+    at.selectbox(key="cmp_perceptron").set_value("RBF kernel").run()
+    assert_no_exception(at)
+    assert not any(layer["mark"]["type"] == "line" for layer in charts(at)[0]["layer"])
+    assert "RBF kernel" in charts(at)[0]["title"]["text"]
+
+
+def test_your_points_hostile_and_empty_tables_give_a_message():
+    at = open_page("compare")
+    at.selectbox(key="cmp_data").set_value("Your points").run()
+    assert_no_exception(at)
+    assert len(charts(at)) == 3
+    at.session_state["cmp_user_points"] = pd.DataFrame({"x1": [0.0, 1.0], "x2": [0.0, 1.0], "class": [0, 0]})
+    at.run()
+    assert_no_exception(at)
+    assert "exactly two classes" in at.warning[0].value
+    at.session_state["cmp_user_points"] = pd.DataFrame(
+        {"x1": [0.0, 1.0, np.inf, 2.0], "x2": [0.0, 1.0, 1.0, 2.0], "class": [0, 1, 0, 1]}
+    )
+    at.run()
+    assert_no_exception(at)
+    assert "finite" in at.warning[0].value
+
+
+def test_the_url_reproduces_the_view():
+    from conftest import ROOT
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params.update(cmp_data="Spiral", cmp_k="3", cmp_depth="9", cmp_perceptron="RBF kernel")
+    at.run()
+    at.switch_page("pages/compare.py")
+    at.run()
+    assert_no_exception(at)
+    assert at.selectbox(key="cmp_data").value == "Spiral"
+    assert at.slider(key="cmp_k").value == 3
+    assert at.slider(key="cmp_depth").value == 9
+    assert "k-NN, k = 3" in charts(at)[1]["title"]["text"]
+
+
+def expected_answers() -> dict[str, str]:
+    """Each question's answer, worked out here from the library, independently of the page."""
+    xor = compare.run(data="XOR")
+    moons = compare.run(data="Moons", k=1, flip=10)["knn"]
+    circles = compare.run(data="Concentric circles", perceptron="RBF kernel")["perceptron"].test_accuracy
+    leaves = compare.run(data="Gaussian clusters", depth=20)["tree"].model.n_leaves_
+    spiral = compare.run(data="Spiral", points=400)
+    return {
+        "A line against XOR": compare.LABELS[min(xor, key=lambda n: xor[n].test_accuracy)],
+        "k = 1 memorises": "higher than"
+        if moons.train_accuracy > moons.test_accuracy
+        else "the same as"
+        if moons.train_accuracy == moons.test_accuracy
+        else "lower than",
+        "A kernel bends the line": "below 60%"
+        if circles < 0.6
+        else "60% to 90%"
+        if circles < 0.9
+        else "above 90%",
+        "The tree's staircase": "2" if leaves <= 2 else "3 to 6" if leaves <= 6 else "more than 6",
+        "The spiral": compare.LABELS[max(spiral, key=lambda n: spiral[n].test_accuracy)],
+    }
+
+
+def test_try_this_reveals_the_librarys_answers():
+    at = open_page("compare")
+    questions = compare.questions()
+    expected = expected_answers()
+    assert 4 <= len(questions) <= 6
+    assert [q.title for q in questions] == list(expected)
+    for i, question in enumerate(questions, start=1):
+        answer = expected[question.title]
+        at.radio(key=f"compare_try_{i}").set_value(answer).run()
+        assert_no_exception(at)
+        assert any(f"Right: **{answer}**" in s.value for s in at.success)
+        wrong = next(option for option in question.options if option != answer)
+        at.radio(key=f"compare_try_{i}").set_value(wrong).run()
+        assert any(f"it is **{answer}**" in w.value for w in at.warning)
+
+
+def test_set_up_this_view_applies_the_questions_settings():
+    at = open_page("compare")
+    at.slider(key="cmp_k").set_value(1).run()
+    at.button(key="compare_try_5_setup").click().run()
+    assert_no_exception(at)
+    assert at.selectbox(key="cmp_data").value == "Spiral"
+    assert at.slider(key="cmp_points").value == 400
+    assert at.slider(key="cmp_k").value == compare.DEFAULTS["k"]

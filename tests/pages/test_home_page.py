@@ -1,0 +1,39 @@
+"""The home page in AppTest: every page linked, each with what it teaches; the caption's promise."""
+
+from conftest import assert_no_exception, open_page
+
+PAGES = {
+    "pages/perceptron.py": "Perceptron",
+    "pages/knn.py": "k-nearest neighbours",
+    "pages/decision-tree.py": "ID3 decision tree",
+    "pages/digits.py": "Handwritten digits",
+    "pages/compare.py": "Three classifiers, one data set",
+}
+
+
+def test_every_page_is_linked_with_what_it_teaches():
+    at = open_page("home")
+    assert_no_exception(at)
+    assert sorted(h.value for h in at.subheader) == sorted(PAGES.values())
+    links = at.get("page_link")
+    # A page link carries the page's URL path.
+    assert sorted(link.proto.page for link in links) == sorted(p[len("pages/") : -len(".py")] for p in PAGES)
+    teaches = [m.value for m in at.markdown if m.value.startswith("**Teaches:**")]
+    assert len(teaches) == len(PAGES)
+
+
+def test_the_source_the_caption_calls_wrong_is_flagged_on_its_page():
+    """The caption says the tree page sets the post's hand-drawn tree (Wind at the root) beside
+    ID3's: on Arya's data the page must speak of the post's tree and of Wind."""
+    home = open_page("home")
+    caption = " ".join(c.value for c in home.caption)
+    assert "hand-drawn tree (Wind at the root)" in caption
+    tree = open_page("decision-tree")
+    tree.selectbox(key="tree_data").set_value("Arya's riding data (the post)").run()
+    assert_no_exception(tree)
+    shown = " ".join(
+        [e.value for e in (*tree.markdown, *tree.caption, *tree.info, *tree.success, *tree.warning)]
+        + [r.label for r in tree.radio]
+        + [t.proto.label for t in tree.get("tab")]
+    ).lower()
+    assert "the post" in shown and "wind" in shown
