@@ -9,7 +9,7 @@ array of strings. The UCI loaders live in :mod:`classic.uci` and are re-exported
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -197,6 +197,48 @@ def load_play_tennis() -> Table:
     return _table(PLAY_TENNIS_ROWS, PLAY_TENNIS_FEATURES)
 
 
+# The CS 886 slides' entropy example, row for row: x = HasKids, y = OwnsDoraVideo.
+HAS_KIDS_ROWS = [("Yes", "Yes")] * 4 + [("No", "No")] * 2 + [("Yes", "No")] * 2
+
+
+def load_has_kids() -> Table:
+    """The slides' eight customers: does one with kids own the Dora video?
+
+    Six have kids (four own it, two don't), two have none (and don't): H(y) = 1 bit,
+    H(y | HasKids = Yes) = H(2/3, 1/3) ≈ 0.9183, H(y | HasKids) = 3/4 · 0.9183 ≈ 0.6887, so the
+    gain is ≈ 0.3113 bits.
+    """
+    return _table(HAS_KIDS_ROWS, ["HasKids"])
+
+
+def load_two_tests() -> Table:
+    """The slides' "which test is best?": 30 positives and 10 negatives, two binary tests.
+
+    Test1 splits them into [20+, 10−] and [10+, 0−], Test2 into [15+, 7−] and [15+, 3−];
+    Test1 gains more (≈ 0.1226 bits against ≈ 0.0225).
+    """
+    positives = [("T", "T", "+")] * 15 + [("T", "F", "+")] * 5 + [("F", "F", "+")] * 10
+    negatives = [("T", "T", "-")] * 7 + [("T", "F", "-")] * 3
+    return _table(positives + negatives, ["Test1", "Test2"])
+
+
+def _boolean_table(n: int, rule: Callable[[np.ndarray], np.ndarray]) -> Table:
+    _check_positive("n", n)
+    bits = (np.arange(2**n)[:, None] >> np.arange(n - 1, -1, -1)) & 1  # every combination, x1 first
+    truth = np.array(["F", "T"])
+    return truth[bits], truth[rule(bits).astype(int)], [f"x{i}" for i in range(1, n + 1)]
+
+
+def load_and(n: int) -> Table:
+    """The truth table of ``x1 AND … AND xn`` (2ⁿ rows of T/F): a tree needs O(n) tests."""
+    return _boolean_table(n, lambda bits: bits.all(axis=1))
+
+
+def load_parity(n: int) -> Table:
+    """The truth table of ``x1 XOR … XOR xn`` (2ⁿ rows of T/F): a tree needs O(2ⁿ) tests."""
+    return _boolean_table(n, lambda bits: bits.sum(axis=1) % 2 == 1)
+
+
 # --------------------------------------------------------------------------------------------
 # UCI files: they live in classic.uci (find → download → validate → cache); the names below
 # stay importable from here, and ``python -m classic.datasets download`` still works.
@@ -216,29 +258,3 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
-
-
-# --------------------------------------------------------------------------------------------
-# Added for the ID3 page (issue 5)
-# --------------------------------------------------------------------------------------------
-
-HAS_KIDS_FEATURES = ["HasKids", "OwnsDoraVideo"]
-HAS_KIDS_ROWS = [
-    ("Yes", "Yes", "Yes"),
-    ("Yes", "Yes", "Yes"),
-    ("Yes", "No", "No"),
-    ("No", "Yes", "Yes"),
-    ("No", "No", "No"),
-    ("No", "No", "No"),
-]
-
-
-def load_has_kids() -> Table:
-    """The course slides' entropy example: HasKids and OwnsDoraVideo → will they buy it (y)?
-
-    The slides' worked numbers hold on these six customers: three Yes and three No, so the
-    entropy before any split is H(y) = 1 bit; the three with kids are two Yes and one No, so
-    H(y | HasKids = Yes) = H(2/3, 1/3) ≈ 0.918. (The slides' exact rows could not be found
-    again; these are rebuilt to give their numbers.) OwnsDoraVideo separates the classes.
-    """
-    return _table(HAS_KIDS_ROWS, HAS_KIDS_FEATURES)

@@ -1,40 +1,33 @@
 """ID3: grow a decision tree by asking, at each node, the question that tells most about the label.
 
-ID3 (Quinlan, 1986) builds a tree over categorical features from the top down. At a node
-holding the training rows ``S`` it scores every feature ``A`` not yet used on the path by its
-information gain, the drop in label entropy that knowing ``A`` brings:
+ID3 (Quinlan, 1986) grows a tree from the top down. At a node holding the rows ``S`` it scores
+each candidate test by the drop in label impurity the answer brings,
 
-    H(S) = −Σ_c p_c log2 p_c            (0 · log 0 = 0)
-    Gain(S, A) = H(S) − Σ_v |S_v| / |S| · H(S_v)
+    H(S) = −Σ_c p_c log2 p_c            (0 · log 0 = 0; Gini: G(S) = 1 − Σ_c p_c²)
+    Gain(S, A) = |K|/|S| · (H(K) − Σ_v |K_v|/|K| · H(K_v))
 
-where ``S_v`` holds the rows with ``A = v``. The node splits on the feature of largest gain,
-one child per value, and the children are grown the same way. A node becomes a leaf, labelled
-by majority vote, when it is pure, when no feature is left, at the depth limit, or when no
-feature gains more than ``min_gain``. Two variants change the score: the gain ratio
-``Gain / SplitInfo`` with ``SplitInfo(S, A) = −Σ_v |S_v|/|S| log2 |S_v|/|S|`` (C4.5's cure for
-features with many values), and the Gini impurity ``G(S) = 1 − Σ_c p_c²`` in place of ``H``.
+where ``K`` holds the rows whose value of ``A`` is known (all of them unless values are
+missing) and ``K_v`` those with ``A = v``. A categorical feature has one child per value and is
+used once on a path; a numeric feature is tested as ``x ≤ τ`` with ``τ`` a midpoint between
+consecutive sorted values whose labels differ (the CS 886 slides' candidates), and may be
+tested again deeper. The gain ratio divides by ``SplitInfo = −Σ_v |K_v|/|K| log2 |K_v|/|K|``
+(C4.5). A node is a leaf, labelled by majority, when it is pure, no test is left, at the depth
+limit, or when no score exceeds ``min_gain``.
 
-Missing values (``"?"``) can be one more category, or be handled as C4.5 does: a feature's gain
-is computed on the rows where it is known and multiplied by the fraction known; at prediction
-a missing value follows every child, weighted by the share of training rows that went each way
-(or only the child most rows took). Reduced-error pruning replaces subtrees by majority leaves
-while accuracy on held-out rows does not drop; ``rules`` reads the tree as IF … THEN rules;
-``to_dot`` draws it for graphviz.
-
-The decision-tree post this lab follows subtracts the children's entropies without the weights
-``|S_v|/|S|`` although its own definition has them; ``unweighted_information_gain`` keeps that
-version only so that the page can show what it would have chosen.
+Every score is computed by one function, :func:`split_scores`, from the count table of the
+split (rows per branch × class): the tree is grown with it, and :func:`score_split` returns
+the same numbers term by term for a reader. Missing values: while growing, rows missing the
+tested value go with the child most rows took; at prediction they follow every child
+(``"fractional"``: C4.5, weighted by the share of training rows that went each way;
+``"branch"``: the post's rule, the leaves' class counts added up as they are) or only the
+majority child (``"majority"``); ``"value"`` makes "?" one more category. Reduced-error pruning
+replaces subtrees by majority leaves while held-out accuracy does not drop; ``rules`` reads the
+tree as IF … THEN rules. Drawing lives in :mod:`classic.viz.tree`, the lesson's extras in
+:mod:`classic.id3_lessons`.
 """
 
 from __future__ import annotations
 
-import csv
-import html
-import io
-import itertools
-import re
-import shutil
-import subprocess
 from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -42,121 +35,177 @@ from typing import Any
 
 import numpy as np
 
-from classic.datasets import RandomState
-from classic.evaluation import learning_curve, stratified_folds, train_test_split
+from classic._validation import Estimator, NotFittedError, RandomState, check_is_fitted
 
-Record = Sequence[str]
 Layout = dict[str, dict[str, "Layout"]]
 
 CRITERIA = ("entropy", "gain_ratio", "gini")
-MISSING = ("branch", "value", "majority")
-TOLERANCE = 1e-12
-
-# Okabe–Ito colours (as in classic.plots) mixed 70 % with white: leaf fills that keep the
-# labels readable.
-LEAF_FILLS = ["#B3D5E8", "#F8E2B3", "#B3E2D5", "#F0D7E5", "#CCE9F9", "#F2CFB3", "#FBF8C6"]
-PATH_COLOUR = "#D55E00"
-FOCUS_COLOUR = "#0072B2"
-
+MISSING = ("fractional", "branch", "majority", "value")
+TOLERANCE = 1e-12  # scores closer than this are ties (the first column wins)
 
 # --------------------------------------------------------------------------------------------
-# Impurity and gain, one feature at a time
+# Impurity and the score of a split, from count tables
 # --------------------------------------------------------------------------------------------
 
 
-def _impurity(counts: np.ndarray, kind: str = "entropy") -> np.ndarray:
-    """Entropy (bits) or Gini impurity of each row of a class-count table (0 for empty rows)."""
+def impurity(counts: Any, criterion: str = "entropy", base: float = 2.0) -> np.ndarray:
+    """Entropy (in ``base``) or Gini impurity of each row of a class-count table (0 if empty)."""
     counts = np.asarray(counts, dtype=np.float64)
     totals = counts.sum(axis=-1, keepdims=True)
     p = np.divide(counts, totals, out=np.zeros_like(counts), where=totals > 0)
-    if kind == "gini":
+    if criterion == "gini":
         return np.where(totals[..., 0] > 0, 1.0 - (p * p).sum(axis=-1), 0.0)
-    logs = np.log2(p, out=np.zeros_like(p), where=p > 0)
-    return np.abs(-(p * logs).sum(axis=-1))
+    logs = np.log(p, out=np.zeros_like(p), where=p > 0) / np.log(base)
+    return np.abs((p * logs).sum(axis=-1))  # abs: −0.0 for a pure node prints as 0
 
 
-def _contingency(values: Any, labels: Any) -> np.ndarray:
-    """Counts ``T[v, c]`` of rows with feature value ``v`` and label ``c``."""
-    values, labels = np.asarray(values), np.asarray(labels)
+def split_scores(counts: Any, missing: Any = 0, criterion: str = "entropy", base: float = 2.0) -> tuple:
+    """The score of splits given their count tables ``counts[..., branch, class]``.
+
+    ``missing`` is the number of rows whose value is unknown (not in the table). Returns
+    ``(before, after, gain, split_information, score)`` arrays over the leading axes: the
+    impurity of the known rows, the branches' impurity weighted by ``|K_v|/|K|``, the gain
+    ``|K|/|S| · (before − after)``, the entropy of the branch sizes, and what the criterion
+    compares (the gain, or ``gain / split_information`` for "gain_ratio").
+    """
+    counts = np.asarray(counts, dtype=np.float64)
+    kind = "gini" if criterion == "gini" else "entropy"
+    sizes = counts.sum(axis=-1)
+    known = sizes.sum(axis=-1)
+    weights = np.divide(sizes, known[..., None], out=np.zeros_like(sizes), where=known[..., None] > 0)
+    before = impurity(counts.sum(axis=-2), kind, base)
+    after = (weights * impurity(counts, kind, base)).sum(axis=-1)
+    total = known + np.asarray(missing, dtype=np.float64)
+    gain = np.divide(known, total, out=np.zeros_like(known), where=total > 0) * (before - after)
+    gain = np.where(np.abs(gain) < TOLERANCE, 0.0, gain)
+    information = impurity(sizes, "entropy", base)
+    score = gain
+    if criterion == "gain_ratio":
+        score = np.divide(gain, information, out=np.zeros_like(gain), where=information > TOLERANCE)
+    return before, after, gain, information, score
+
+
+def _count_table(values: Any, labels: Any, classes: Sequence | None = None) -> tuple:
+    values, labels = np.asarray(values).astype(str), np.asarray(labels).astype(str)
     if values.shape != labels.shape or values.ndim != 1:
-        raise ValueError(
-            f"values and labels must be 1-D of the same length, got {values.shape} and {labels.shape}"
-        )
-    _, v = np.unique(values, return_inverse=True)
-    _, c = np.unique(labels, return_inverse=True)
-    table = np.zeros((v.max(initial=-1) + 1, c.max(initial=-1) + 1))
+        raise ValueError(f"values and labels must be 1-D of one length, got {values.shape}, {labels.shape}")
+    branches, v = np.unique(values, return_inverse=True)
+    classes = np.unique(labels) if classes is None else np.asarray(classes).astype(str)
+    c = np.searchsorted(classes, labels)
+    table = np.zeros((len(branches), len(classes)), dtype=np.int64)
     np.add.at(table, (v, c), 1)
-    return table
+    return [str(b) for b in branches], table
 
 
-def entropy(labels: Any) -> float:
-    """Shannon entropy of the labels in bits: ``−Σ_c p_c log2 p_c`` (0 for no labels)."""
+def entropy(labels: Any, base: float = 2.0) -> float:
+    """Shannon entropy of the labels, ``−Σ_c p_c log p_c`` in ``base`` (2: bits; e: nats)."""
     _, counts = np.unique(np.asarray(labels), return_counts=True)
-    return float(_impurity(counts))
+    return float(impurity(counts, "entropy", base))
 
 
 def gini(labels: Any) -> float:
     """Gini impurity of the labels: ``1 − Σ_c p_c²``, the chance two random draws differ."""
     _, counts = np.unique(np.asarray(labels), return_counts=True)
-    return float(_impurity(counts, "gini"))
+    return float(impurity(counts, "gini"))
 
 
-def conditional_entropy(values: Any, labels: Any) -> float:
+def conditional_entropy(values: Any, labels: Any, base: float = 2.0) -> float:
     """``H(y | A) = Σ_v |S_v|/|S| · H(S_v)``: the entropy left once the feature is known."""
-    table = _contingency(values, labels)
-    sizes = table.sum(axis=1)
-    return float(sizes @ _impurity(table) / sizes.sum())
+    return float(split_scores(_count_table(values, labels)[1], base=base)[1])
 
 
-def subset_entropies(values: Any, labels: Any) -> list[tuple[str, int, float]]:
-    """``(v, |S_v|, H(S_v))`` for each value ``v`` of a feature: the terms of ``H(y | A)``."""
-    values, labels = np.asarray(values).astype(str), np.asarray(labels)
-    return [(str(v), int((values == v).sum()), entropy(labels[values == v])) for v in np.unique(values)]
-
-
-def information_gain(values: Any, labels: Any) -> float:
+def information_gain(values: Any, labels: Any, base: float = 2.0) -> float:
     """``Gain = H(S) − Σ_v |S_v|/|S| · H(S_v)``, each subset weighted by its share of rows."""
-    return entropy(labels) - conditional_entropy(values, labels)
-
-
-def unweighted_information_gain(values: Any, labels: Any) -> float:
-    """The post's gain, ``H(S) − Σ_v H(S_v)``, with the weights |S_v|/|S| forgotten.
-
-    Kept only to show what the post's code would have chosen; it is not a sound score (it
-    can be negative, and it punishes features for every extra value).
-    """
-    return entropy(labels) - float(_impurity(_contingency(values, labels)).sum())
+    return float(split_scores(_count_table(values, labels)[1], base=base)[2])
 
 
 def split_information(values: Any) -> float:
     """``SplitInfo = −Σ_v |S_v|/|S| log2 |S_v|/|S|``: the entropy of the split itself."""
     _, counts = np.unique(np.asarray(values), return_counts=True)
-    return float(_impurity(counts))
+    return float(impurity(counts))
 
 
 def gain_ratio(values: Any, labels: Any) -> float:
     """``Gain / SplitInfo`` (0 when the feature has a single value, so SplitInfo = 0)."""
-    info = split_information(values)
-    return information_gain(values, labels) / info if info > TOLERANCE else 0.0
+    return float(split_scores(_count_table(values, labels)[1], criterion="gain_ratio")[4])
 
 
 def gini_gain(values: Any, labels: Any) -> float:
     """The drop in Gini impurity: ``G(S) − Σ_v |S_v|/|S| · G(S_v)``."""
-    table = _contingency(values, labels)
-    sizes = table.sum(axis=1)
-    return gini(labels) - float(sizes @ _impurity(table, "gini") / sizes.sum())
-
-
-def unweighted_choice(X: Any, y: Any, feature_names: Sequence[str]) -> tuple[str, dict[str, float]]:
-    """The feature the post's unweighted gain picks on these rows, and every feature's score."""
-    X = np.asarray(X, dtype=str)
-    scores = {name: unweighted_information_gain(X[:, j], y) for j, name in enumerate(feature_names)}
-    return max(scores, key=scores.get), scores
+    return float(split_scores(_count_table(values, labels)[1], criterion="gini")[2])
 
 
 def rows_with_missing(X: Any, missing_value: str = "?") -> np.ndarray:
     """A boolean mask of the rows holding at least one missing value."""
     return (np.asarray(X, dtype=str) == missing_value).any(axis=1)
+
+
+@dataclass(frozen=True)
+class SplitScore:
+    """One test at one node, term by term: every number a student needs to redo its score.
+
+    ``counts[v, c]`` holds the rows with a known value in branch ``branches[v]`` and class
+    ``classes[c]``; ``missing`` rows have no value. ``terms`` is each branch's impurity and
+    ``weights`` its share ``|K_v|/|K|``, so ``after = Σ weights · terms`` and ``gain =
+    known_fraction · (before − after)``; ``score`` is what the criterion compares.
+    """
+
+    feature: str
+    branches: list[str]
+    classes: list[str]
+    counts: np.ndarray
+    missing: int
+    before: float
+    terms: np.ndarray
+    weights: np.ndarray
+    after: float
+    known_fraction: float
+    gain: float
+    split_information: float
+    score: float
+    threshold: float | None = None
+    chosen: bool = False
+
+
+def _explain(feature, branches, classes, counts, missing, criterion, base=2.0, **extra) -> SplitScore:
+    before, after, gain, information, score = split_scores(counts, missing, criterion, base)
+    sizes = counts.sum(axis=1)
+    known = int(sizes.sum())
+    return SplitScore(
+        feature,
+        list(branches),
+        list(classes),
+        counts,
+        int(missing),
+        float(before),
+        impurity(counts, "gini" if criterion == "gini" else "entropy", base),
+        sizes / max(known, 1),
+        float(after),
+        known / max(known + int(missing), 1),
+        float(gain),
+        float(information),
+        float(score),
+        **extra,
+    )
+
+
+def score_split(
+    values: Any,
+    labels: Any,
+    criterion: str = "entropy",
+    missing_value: str | None = "?",
+    base: float = 2.0,
+    feature: str = "A",
+) -> SplitScore:
+    """The score of splitting ``labels`` by a categorical feature's ``values``, term by term.
+
+    Values equal to ``missing_value`` count as missing (None: every value is a branch);
+    ``base`` is the logarithm's (2 for bits, ``numpy.e`` for the natural log some slides use).
+    """
+    values, labels = np.asarray(values).astype(str), np.asarray(labels).astype(str)
+    known = values != missing_value if missing_value is not None else np.ones(len(values), bool)
+    branches, counts = _count_table(values[known], labels[known], np.unique(labels))
+    return _explain(feature, branches, np.unique(labels), counts, (~known).sum(), criterion, base)
 
 
 # --------------------------------------------------------------------------------------------
@@ -166,12 +215,13 @@ def rows_with_missing(X: Any, missing_value: str = "?") -> np.ndarray:
 
 @dataclass(eq=False)
 class Node:
-    """One node of the tree: the training rows that reached it and, unless a leaf, its test.
+    """One node: the training rows that reached it and, unless a leaf, its test.
 
-    ``counts`` maps every class to the number of training rows here; ``label`` is the
-    majority (a node no training row reached takes its parent's majority); ``feature`` is
-    the feature tested (None at a leaf); ``children`` maps each value to a child;
-    ``shares`` is the fraction of the known-value training rows that went to each child.
+    ``counts`` maps every class to its training rows here; ``label`` is the majority (a node
+    no row reached takes its parent's); ``feature`` is the feature tested (None at a leaf) and
+    ``threshold`` its τ for a numeric test (None for a categorical one); ``children`` maps each
+    branch (a value, or ``"<= τ"`` / ``"> τ"``) to a child; ``shares`` is the fraction of the
+    known-value training rows that went each way; ``step`` indexes the tree's ``steps_``.
     """
 
     id: int
@@ -179,8 +229,10 @@ class Node:
     counts: dict[str, int]
     label: str
     proba: np.ndarray = field(repr=False)
+    votes: np.ndarray = field(repr=False)  # the counts the post's rule adds up (a parent's if empty)
     feature: str | None = None
     feature_index: int | None = None
+    threshold: float | None = None
     children: dict[str, Node] = field(default_factory=dict)
     shares: dict[str, float] = field(default_factory=dict)
     step: int | None = None
@@ -193,150 +245,129 @@ class Node:
     @property
     def entropy(self) -> float:
         """Entropy of the training labels here, in bits."""
-        return float(_impurity(np.array(list(self.counts.values()))))
+        return float(impurity(list(self.counts.values())))
 
     @property
     def gini(self) -> float:
         """Gini impurity of the training labels here."""
-        return float(_impurity(np.array(list(self.counts.values())), "gini"))
+        return float(impurity(list(self.counts.values()), "gini"))
 
     @property
     def is_leaf(self) -> bool:
         return self.feature is None
 
+    def condition(self, branch: str) -> str:
+        """The test leading to the child ``branch``: "Outlook = Sunny" or "x1 <= 0.5"."""
+        return f"{self.feature} {branch}" if self.threshold is not None else f"{self.feature} = {branch}"
+
     def __repr__(self) -> str:
-        test = (
-            f"feature={self.feature!r}, children={list(self.children)}"
-            if self.feature
-            else f"label={self.label!r}"
-        )
-        return f"Node(id={self.id}, {test}, counts={self.counts})"
+        test = f"feature={self.feature!r}, children={list(self.children)}" if self.feature else ""
+        return f"Node(id={self.id}, {test or f'label={self.label!r}'}, counts={self.counts})"
 
 
-@dataclass(frozen=True)
-class Candidate:
-    """One row of a split table: how good a feature would be at a node.
-
-    ``before`` is the node's impurity (entropy, or Gini for ``criterion="gini"``), ``after``
-    the children's weighted impurity, ``gain = before − after``, and ``score`` what the
-    criterion compares (the gain, the gain ratio ``gain / split_information``, or the Gini gain).
-    """
-
-    feature: str
-    before: float
-    after: float
-    gain: float
-    split_information: float
-    score: float
-    chosen: bool
+def threshold_branches(threshold: float) -> tuple[str, str]:
+    """The child keys of a numeric test ``x <= τ``."""
+    return f"<= {threshold:.4g}", f"> {threshold:.4g}"
 
 
 @dataclass(eq=False)
 class SplitStep:
-    """One split made while growing: the node, its training rows and every candidate's score.
-
-    The arrays hold one entry per feature of the table; ``columns`` lists the candidates
-    (the features not yet tested on the path), and ``candidates()`` reads the table.
-    """
+    """One split made while growing: the node, its rows and every candidate's count table."""
 
     node: Node
     rows: np.ndarray
     columns: list[int]
     chosen: str
-    before: float
-    gain: np.ndarray = field(repr=False)
-    score: np.ndarray = field(repr=False)
-    value_counts: np.ndarray = field(repr=False)
+    tables: list[tuple[list[str], np.ndarray, int, float | None]] = field(repr=False)
     tree: ID3 = field(repr=False)
 
     @property
     def features(self) -> list[str]:
         return [self.tree.feature_names_[j] for j in self.columns]
 
-    @property
-    def after(self) -> np.ndarray:
-        """Each feature's weighted impurity after the split (``before − gain``)."""
-        return self.before - self.gain
-
-    @property
-    def split_information(self) -> np.ndarray:
-        """Each feature's split information, from the rows per value (known values only)."""
-        return self.tree._split_information(self.value_counts)
-
-    def candidates(self) -> list[Candidate]:
-        """The split table, one row per candidate feature, in column order."""
-        names, after, split_information = self.tree.feature_names_, self.after, self.split_information
+    def candidates(self) -> list[SplitScore]:
+        """The split table: one :class:`SplitScore` per candidate feature, in column order."""
+        classes = [str(c) for c in self.tree.classes_]
         return [
-            Candidate(
-                names[j],
-                self.before,
-                float(after[j]),
-                float(self.gain[j]),
-                float(split_information[j]),
-                float(self.score[j]),
-                names[j] == self.chosen,
+            _explain(
+                name,
+                branches,
+                classes,
+                counts,
+                missing,
+                self.tree.criterion,
+                threshold=threshold,
+                chosen=name == self.chosen,
             )
-            for j in self.columns
+            for name, (branches, counts, missing, threshold) in zip(self.features, self.tables, strict=True)
         ]
 
 
-def _as_table(X: Any) -> np.ndarray:
-    if not (isinstance(X, np.ndarray) and X.dtype.kind == "U"):
-        X = np.asarray(X, dtype=object).astype(str)
+@dataclass
+class _Pending:
+    """A node waiting to be split: its training rows, the features left, its hand-drawn layout."""
+
+    node: Node
+    rows: np.ndarray
+    available: list[int]
+    layout: Layout | None
+
+
+def _as_array(X: Any) -> np.ndarray:
+    X = X if isinstance(X, np.ndarray) else np.asarray(X, dtype=object)
     if X.ndim != 2:
         raise ValueError(f"X must be 2-D (rows × features), got an array of shape {X.shape}")
     return X
 
 
-def _encode_columns(X: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
-    """Each column's sorted values and the table of codes (one sort of the whole table)."""
-    if X.size == 0:
-        return [np.array([], dtype=str) for _ in range(X.shape[1])], np.zeros(X.shape, np.int64)
-    X = X.astype(f"U{max(int(np.char.str_len(X).max()), 1)}")  # the narrowest type sorts fastest
-    values, codes = np.unique(X, return_inverse=True)
-    codes = codes.reshape(X.shape)
-    features = np.arange(X.shape[1])
-    present = np.zeros((X.shape[1], len(values)), dtype=bool)
-    present[features[None, :], codes] = True
-    local = np.cumsum(present, axis=1) - 1  # global code → the code among that column's values
-    return [values[row] for row in present], local[features[None, :], codes].astype(np.int64)
+def _numbers(column: np.ndarray, missing_value: str) -> np.ndarray | None:
+    """The column as floats (NaN where missing), or None when a known value is not a finite number."""
+    if column.dtype.kind in "biuf":
+        return column.astype(np.float64)
+    text = column.astype(str)
+    known = text != missing_value
+    try:
+        values = text[known].astype(np.float64)
+    except ValueError:
+        return None
+    if not np.isfinite(values).all():
+        return None
+    out = np.full(len(text), np.nan)
+    out[known] = values
+    return out
 
 
-class ID3:
-    """A decision tree over categorical features, grown by information gain (Quinlan's ID3).
+class ID3(Estimator):
+    """A decision tree over categorical and numeric features (Quinlan's ID3, with C4.5's options).
 
     Parameters
     ----------
     criterion : {"entropy", "gain_ratio", "gini"}, default="entropy"
-        The split score: information gain, gain ratio (gain / split information, C4.5), or the
-        drop in Gini impurity.
+        The score of a test: information gain, gain ratio (C4.5), or the drop in Gini impurity.
     max_depth : int or None, default=None
         The most tests on a path from the root; None grows until the other rules stop it.
     min_gain : float, default=0.0
-        A node splits only when the best score exceeds this (0 means "any gain at all").
-    missing : {"branch", "value", "majority"}, default="branch"
-        What a ``missing_value`` means. "value": one more category. "branch": while growing,
-        a feature's gain counts only the rows where it is known, times the fraction known, and
-        rows with it missing go to the child most rows took; at prediction the record follows
-        every child and the leaves' class distributions are added up, weighted by the share
-        of training rows that went each way. "majority": like "branch" while growing; at
-        prediction the record follows the child that most training rows took.
+        A node splits only when the best score exceeds this. 0 means "any gain at all"; a
+        negative value splits impure nodes even when nothing gains (parity needs that).
+    missing : {"fractional", "branch", "majority", "value"}, default="fractional"
+        What a missing value does at prediction (see the module docstring); "value" makes it
+        one more category.
     missing_value : str, default="?"
-        The marker of a missing value.
+        The marker of a missing value (numeric arrays use NaN).
 
     Attributes
     ----------
     root_ : Node
-        The root; every node has ``feature``, ``children``, ``counts`` and ``label``.
-    classes_ : ndarray
-        The labels, sorted.
+    classes_ : ndarray of str
     feature_names_ : list of str
+    n_features_in_ : int
+    numeric_ : ndarray of bool
+        Which features were read as numbers (a numeric array, or every value parses as one).
     categories_ : list of ndarray
-        The values seen for each feature during training, sorted.
+        The values of each feature seen in training, sorted (floats for numeric features).
     steps_ : list of SplitStep
-        The splits in the order they were made (breadth first), with every candidate's score.
+        The splits in the order they were made (breadth first), with every candidate's table.
     n_nodes_, n_leaves_, depth_ : int
-        Size of the tree (updated by ``prune``).
 
     Examples
     --------
@@ -348,10 +379,11 @@ class ID3:
 
     def __init__(
         self,
+        *,
         criterion: str = "entropy",
         max_depth: int | None = None,
         min_gain: float = 0.0,
-        missing: str = "branch",
+        missing: str = "fractional",
         missing_value: str = "?",
     ) -> None:
         self.criterion = criterion
@@ -360,15 +392,7 @@ class ID3:
         self.missing = missing
         self.missing_value = missing_value
 
-    def __repr__(self) -> str:
-        params = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._param_names())
-        return f"{type(self).__name__}({params})"
-
-    @classmethod
-    def _param_names(cls) -> list[str]:
-        return ["criterion", "max_depth", "min_gain", "missing", "missing_value"]
-
-    # -- fitting -------------------------------------------------------------------------
+    # -- reading the data ------------------------------------------------------------------
 
     def _check_params(self) -> None:
         if self.criterion not in CRITERIA:
@@ -377,135 +401,75 @@ class ID3:
             raise ValueError(f"missing must be one of {MISSING}, got {self.missing!r}")
         if self.max_depth is not None and (int(self.max_depth) != self.max_depth or self.max_depth < 1):
             raise ValueError(f"max_depth must be None or an integer >= 1, got {self.max_depth!r}")
-        if not np.isfinite(self.min_gain) or self.min_gain < 0:
-            raise ValueError(f"min_gain must be a finite number >= 0, got {self.min_gain!r}")
+        if not np.isfinite(self.min_gain):
+            raise ValueError(f"min_gain must be a finite number, got {self.min_gain!r}")
         if not isinstance(self.missing_value, str):
             raise ValueError(f"missing_value must be a string, got {self.missing_value!r}")
 
+    def _encode(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each categorical value's branch (−1 missing, −2 never seen) and the numeric values."""
+        codes = np.zeros(X.shape, dtype=np.int64)
+        numbers = np.full(X.shape, np.nan)
+        for j in range(X.shape[1]):
+            if self.numeric_[j]:
+                column = _numbers(X[:, j], self.missing_value)
+                if column is None:
+                    raise ValueError(
+                        f"feature {self.feature_names_[j]!r} is numeric: every value must be a number"
+                    )
+                numbers[:, j] = column
+                continue
+            text, branches = X[:, j].astype(str), self._branches[j]
+            at = np.minimum(np.searchsorted(branches, text), max(len(branches) - 1, 0))
+            found = branches[at] == text if len(branches) else np.zeros(len(text), bool)
+            codes[:, j] = np.where(found, at, -2)
+            if self.missing != "value":
+                codes[text == self.missing_value, j] = -1
+        return codes, numbers
+
     def fit(self, X: Any, y: Any, feature_names: Sequence[str] | None = None) -> ID3:
-        """Grow the tree on categorical rows ``X`` (strings) with labels ``y``; returns self."""
+        """Grow the tree on rows ``X`` (strings and/or numbers) with labels ``y``; returns self."""
         return self._fit(X, y, feature_names, layout=None)
 
     def fit_layout(self, X: Any, y: Any, layout: Layout, feature_names: Sequence[str] | None = None) -> ID3:
-        """Grow a tree of a given shape (a hand-drawn one) instead of choosing splits by score.
+        """Grow a tree of a given shape (a hand-drawn one) instead of choosing tests by score.
 
-        ``layout`` names the test at the root and, per value, the layout below it:
         ``{"Wind": {"Low": {"Temperature": {}}}}`` tests Wind at the root and Temperature under
-        Wind = Low; every other child is a leaf. Counts, labels and the split tables are filled
-        from the data exactly as ``fit`` does, so the two trees can be compared.
+        Wind = Low; every other child is a leaf. Counts and split tables are filled as by ``fit``.
         """
         return self._fit(X, y, feature_names, layout=layout)
 
     def _fit(self, X: Any, y: Any, feature_names: Sequence[str] | None, layout: Layout | None) -> ID3:
         self._check_params()
-        X = _as_table(X)
+        X = _as_array(X)
         y = np.asarray(y).astype(str)
         if y.ndim != 1 or len(y) != len(X):
             raise ValueError(f"y must be 1-D with one label per row of X ({len(X)}), got shape {y.shape}")
         if len(y) == 0:
             raise ValueError("X and y are empty: ID3 needs at least one training row")
         names = (
-            [f"x{j}" for j in range(X.shape[1])] if feature_names is None else [str(n) for n in feature_names]
+            [f"x{j}" for j in range(X.shape[1])] if feature_names is None else list(map(str, feature_names))
         )
         if len(names) != X.shape[1] or len(set(names)) != len(names):
             raise ValueError(f"feature_names must be {X.shape[1]} distinct names, got {names!r}")
-        self.feature_names_ = names
-        self.n_features_in_ = X.shape[1]
+        self.feature_names_, self.n_features_in_ = names, X.shape[1]
         self.classes_, y_codes = np.unique(y, return_inverse=True)
-        self._class_names = [str(c) for c in self.classes_]
-        self.categories_, codes = _encode_columns(X)
-        self._grow(codes, y_codes.astype(np.int64), layout)
-        return self
-
-    def _make_node(self, counts: list[int], depth: int, parent: Node | None) -> Node:
-        """A node with these class counts (one no row reached takes its parent's majority)."""
-        size = sum(counts)
-        node = Node(
-            id=len(self._nodes),
-            depth=depth,
-            counts=dict(zip(self._class_names, counts, strict=True)),
-            # ties go to the first class in sorted order
-            label=self._class_names[counts.index(max(counts))] if size else parent.label,
-            proba=np.array(counts) / size if size else parent.proba,
-        )
-        self._nodes.append(node)
-        return node
-
-    def _split_information(self, value_counts: np.ndarray) -> np.ndarray:
-        """Each feature's ``−Σ_v p_v log2 p_v`` from its rows per value, in ``n·H`` form."""
-        known = np.add.reduceat(value_counts, self._starts)
-        spread = self._xlogx[known] - np.add.reduceat(self._xlogx[value_counts], self._starts)
-        info = spread / np.maximum(known, 1)
-        info[info < TOLERANCE] = 0.0
-        return info
-
-    def _split_scores(self, rows: np.ndarray, y_rows: np.ndarray) -> tuple[float, np.ndarray, ...]:
-        """At one node: impurity before, and every feature's gain, score and rows per value.
-
-        Impurities are handled as ``n · impurity`` of integer counts: ``n·H = n log2 n −
-        Σ_c n_c log2 n_c`` and ``n·G = n − Σ_c n_c² / n``, so with a lookup table of ``k log2 k``
-        the whole table costs a few array operations.
-        """
-        n_classes, n = len(self.classes_), len(y_rows)
-        # One bincount gives every feature's value × class table: cell (offset_j + value) · K + class.
-        index = self._cells[rows] + y_rows[:, None]
-        table = np.bincount(index.ravel(), minlength=self._n_values * n_classes)
-        table = table.reshape(self._n_values, n_classes)
-        if self._any_missing:
-            table[self._is_missing] = 0
-        sizes = table.sum(axis=1)
-        parent = np.add.reduceat(table, self._starts, axis=0)  # known rows' classes, per feature
-        known = parent.sum(axis=1)
-        xlogx = self._xlogx
-        if self.criterion == "gini":
-            spread = sizes - np.divide(
-                (table * table).sum(axis=1), sizes, out=np.zeros(len(sizes)), where=sizes > 0
-            )
-            parent_spread = known - np.divide(
-                (parent * parent).sum(axis=1), known, out=np.zeros(len(known)), where=known > 0
-            )
-        else:
-            spread = xlogx[sizes] - xlogx[table].sum(axis=1)
-            parent_spread = xlogx[known] - xlogx[parent].sum(axis=1)
-        # Gain = (known/n)·(H(S_known) − Σ_v |S_v|/|S_known| H(S_v)) = (spread lost) / n.
-        gain = (parent_spread - np.add.reduceat(spread, self._starts)) / n
-        gain[gain < TOLERANCE] = 0.0
-        if self.criterion == "gain_ratio":
-            split_info = self._split_information(sizes)
-            score = np.divide(gain, split_info, out=np.zeros_like(gain), where=split_info > 0)
-        else:
-            score = gain
-        if self._any_missing:
-            counts = np.bincount(y_rows, minlength=n_classes)
-            before = (
-                float(xlogx[n] - xlogx[counts].sum())
-                if self.criterion != "gini"
-                else n - float(counts @ counts) / n
-            )
-            before /= n
-        else:
-            before = float(parent_spread[0]) / n
-        return before, gain, score, sizes, table
-
-    def _choose(
-        self, score: np.ndarray, available: list[int], node: Node, layout: Layout | None
-    ) -> int | None:
+        numbers = [_numbers(X[:, j], self.missing_value) for j in range(X.shape[1])]
+        numbers = [c if c is not None and not np.isnan(c).all() else None for c in numbers]
+        self.numeric_ = np.array([column is not None for column in numbers], dtype=bool)
+        self.categories_ = [
+            np.unique(column[~np.isnan(column)]) if column is not None else np.unique(X[:, j].astype(str))
+            for j, column in enumerate(numbers)
+        ]
+        # A categorical feature's branches: its values, the missing marker left out unless "value".
+        self._branches = [
+            values[values != self.missing_value] if not numeric and self.missing != "value" else values
+            for values, numeric in zip(self.categories_, self.numeric_, strict=True)
+        ]
         if layout is not None:
-            if not layout:
-                return None
-            (name,) = layout
-            return self.feature_names_.index(name)
-        if not available or len([n for n in node.counts.values() if n]) <= 1:
-            return None
-        if self.max_depth is not None and node.depth >= self.max_depth:
-            return None
-        if score is None:  # asked before scoring: could this node split at all?
-            return -1
-        scores = score[available]
-        best = scores.max()
-        if best <= self.min_gain + TOLERANCE:
-            return None
-        return available[int(np.argmax(scores >= best - 1e-9))]  # ties: the first column
+            self._check_layout(layout, names)
+        self._grow(*self._encode(X), y_codes.astype(np.int64), layout)
+        return self
 
     def _check_layout(self, layout: Layout, names: Sequence[str]) -> None:
         if not isinstance(layout, dict) or len(layout) > 1:
@@ -513,382 +477,372 @@ class ID3:
         for name, below in layout.items():
             if name not in names:
                 raise ValueError(f"layout names feature {name!r}; the features are {list(names)}")
-            values = self.categories_[self.feature_names_.index(name)]
+            j = self.feature_names_.index(name)
+            if self.numeric_[j]:
+                raise ValueError(f"a layout can only test categorical features; {name!r} is numeric")
             for value, sub in below.items():
-                if value not in values:
-                    raise ValueError(f"layout gives {name} = {value!r}; its values are {list(values)}")
+                if value not in self.categories_[j]:
+                    raise ValueError(
+                        f"layout gives {name} = {value!r}; its values are {list(self.categories_[j])}"
+                    )
                 self._check_layout(sub, [n for n in names if n != name])
 
-    def _grow(self, codes: np.ndarray, y: np.ndarray, layout: Layout | None) -> None:
-        sizes = np.array([len(values) for values in self.categories_], dtype=np.int64)
-        self._offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
-        self._starts = self._offsets
-        self._n_values = int(sizes.sum())
-        self._feature_of_value = np.repeat(np.arange(len(sizes)), sizes)
-        all_values = np.concatenate(self.categories_) if len(sizes) else np.array([], dtype=str)
-        self._is_missing = (all_values == self.missing_value) & (self.missing != "value")
-        self._any_missing = bool(self._is_missing.any())
-        self._cells = ((codes + self._offsets) * len(self.classes_)).astype(np.intp)
-        self._known = [
-            ~self._is_missing[start : start + size] for start, size in zip(self._offsets, sizes, strict=True)
+    # -- growing -----------------------------------------------------------------------------
+
+    def _make_node(self, counts: np.ndarray, depth: int, parent: Node | None) -> Node:
+        size = int(counts.sum())
+        node = Node(
+            id=len(self._nodes),
+            depth=depth,
+            counts=dict(zip(self._class_names, counts.tolist(), strict=True)),
+            label=self._class_names[int(np.argmax(counts))] if size else parent.label,  # ties: first class
+            proba=counts / size if size else parent.proba,
+            votes=counts if size else parent.votes,
+        )
+        self._nodes.append(node)
+        return node
+
+    def _categorical_tables(self, rows: np.ndarray, y: np.ndarray, columns: list[int]) -> np.ndarray:
+        """Counts ``[feature, value, class]`` at a node (missing rows in the last value slot)."""
+        n_classes, width = len(self.classes_), self._width
+        cells = self._cells[np.ix_(rows, columns)] + y[rows, None]
+        cells += (np.arange(len(columns)) * width * n_classes)[None, :]
+        counts = np.bincount(cells.ravel(), minlength=len(columns) * width * n_classes)
+        return counts.reshape(len(columns), width, n_classes)
+
+    def _best_threshold(self, rows: np.ndarray, y: np.ndarray, j: int) -> tuple:
+        """The best ``x_j <= τ`` at a node: ``(score, τ, count table, missing rows)`` or None."""
+        mask = self._mask
+        mask[rows] = True
+        order = self._order[j][mask[self._order[j]]]  # the node's rows, sorted by x_j (NaN last)
+        mask[rows] = False
+        values = self._numbers[order, j]
+        known = int(np.count_nonzero(~np.isnan(values)))
+        values, labels = values[:known], y[order[:known]]
+        ends = np.flatnonzero(values[1:] != values[:-1])  # last index of each run of equal values
+        if len(ends) == 0:
+            return None
+        left = np.cumsum(self._eye[labels], axis=0)
+        runs = np.diff(left[np.append(ends, known - 1)], axis=0, prepend=0)
+        pure = (runs > 0).sum(axis=1) == 1
+        same = pure[:-1] & pure[1:] & (runs[:-1].argmax(axis=1) == runs[1:].argmax(axis=1))
+        ends = ends[~same]  # the slides' candidates: between values whose labels differ
+        if len(ends) == 0:
+            return None
+        tables = np.stack([left[ends], left[-1] - left[ends]], axis=1)
+        score = split_scores(tables, len(order) - known, self.criterion)[4]
+        best = int(np.argmax(score >= score.max() - TOLERANCE))
+        threshold = float((values[ends[best]] + values[ends[best] + 1]) / 2)
+        return float(score[best]), threshold, tables[best], len(order) - known
+
+    def _score_node(self, rows: np.ndarray, y: np.ndarray, available: list[int]) -> tuple:
+        """Every candidate's score and ``(branches, counts, missing, τ)`` table at a node.
+
+        A feature with a single value here is no candidate (its score is −inf), so a negative
+        ``min_gain`` never splits on it.
+        """
+        found: dict[int, tuple] = {}
+        categorical = [j for j in available if not self.numeric_[j]]
+        if categorical:
+            counts = self._categorical_tables(rows, y, categorical)
+            known_counts, missing = counts[:, :-1], counts[:, -1].sum(axis=1)
+            score = split_scores(known_counts, missing, self.criterion)[4]
+            score[(known_counts.sum(axis=2) > 0).sum(axis=1) < 2] = -np.inf
+            for k, j in enumerate(categorical):
+                branches = [str(b) for b in self._branches[j]]
+                found[j] = (score[k], None, known_counts[k, : len(branches)], missing[k], branches)
+        for j in available:
+            if self.numeric_[j]:
+                best = self._best_threshold(rows, y, j)
+                if best is None:
+                    best = (-np.inf, None, np.zeros((2, len(self.classes_)), np.int64), 0)
+                found[j] = (*best, list(threshold_branches(best[1])) if best[1] is not None else ["", ""])
+        scores = np.array([found[j][0] for j in available])
+        tables = [(found[j][4], found[j][2], int(found[j][3]), found[j][1]) for j in available]
+        return scores, tables
+
+    def _may_split(self, node: Node, available: list[int]) -> bool:
+        return (
+            bool(available)
+            and sum(1 for n in node.counts.values() if n) > 1
+            and (self.max_depth is None or node.depth < self.max_depth)
+        )
+
+    def _grow(self, codes: np.ndarray, numbers: np.ndarray, y: np.ndarray, layout: Layout | None) -> None:
+        n_classes = len(self.classes_)
+        self._class_names = [str(c) for c in self.classes_]
+        self._numbers, self._eye = numbers, np.eye(n_classes, dtype=np.int64)
+        self._order = [
+            np.argsort(numbers[:, j], kind="stable") if self.numeric_[j] else None
+            for j in range(len(self.numeric_))
         ]
-        if layout is not None:
-            self._check_layout(layout, self.feature_names_)
-        k = np.arange(1, len(y) + 1, dtype=np.float64)
-        self._xlogx = np.concatenate([[0.0], k * np.log2(k)])
+        self._mask = np.zeros(len(y), dtype=bool)
+        # Count-table cells: a known value's branch, or the last slot for a missing one.
+        self._width = (
+            max([len(b) for b, num in zip(self._branches, self.numeric_, strict=True) if not num] + [0]) + 1
+        )
+        self._cells = (np.where(codes < 0, self._width - 1, codes) * n_classes).astype(np.intp)
         self._nodes: list[Node] = []
         self.steps_: list[SplitStep] = []
-        self.root_ = self._make_node(np.bincount(y, minlength=len(self.classes_)).tolist(), 0, None)
-        # A queue item holds the parent's rows and column; a child's rows are only picked out
-        # when it may split (most children are pure leaves).
-        root_rows = np.arange(len(y))
-        queue = deque(
-            [(self.root_, root_rows, np.zeros(len(y), np.int64), 0, list(range(codes.shape[1])), layout)]
-        )
+        self.root_ = self._make_node(np.bincount(y, minlength=n_classes), 0, None)
+        queue = deque([_Pending(self.root_, np.arange(len(y)), list(range(codes.shape[1])), layout)])
         while queue:
-            node, parent_rows, parent_column, code, available, sub_layout = queue.popleft()
-            if node.n_samples == 0 or (
-                sub_layout is None and self._choose(None, available, node, None) is None
-            ):
+            item = queue.popleft()
+            node, rows = item.node, item.rows
+            if item.layout is not None:
+                if not item.layout or node.n_samples == 0:
+                    continue
+            elif not self._may_split(node, item.available):
                 continue
-            rows = parent_rows[parent_column == code]
-            y_rows = y[rows]
-            before, gain, score, value_counts, table = self._split_scores(rows, y_rows)
-            j = self._choose(score, available, node, sub_layout)
-            if j is None:
-                continue
-            node.feature, node.feature_index, node.step = self.feature_names_[j], j, len(self.steps_)
-            self.steps_.append(
-                SplitStep(node, rows, available, node.feature, before, gain, score, value_counts, self)
-            )
-            rest = [a for a in available if a != j]
-            column = codes[rows, j]
-            values, known = self.categories_[j], self._known[j]
-            codes_known = np.flatnonzero(known).tolist()
-            child_counts = table[self._offsets[j] : self._offsets[j] + len(values)].tolist()
-            sizes = [sum(child_counts[code]) for code in codes_known]
-            total = sum(sizes)
-            if total < len(rows):  # rows missing this value go with the majority: counts stay whole
-                majority = codes_known[sizes.index(max(sizes))]
-                lost = [
-                    a - sum(c)
-                    for a, c in zip(node.counts.values(), zip(*child_counts, strict=True), strict=True)
-                ]
-                child_counts[majority] = [a + b for a, b in zip(child_counts[majority], lost, strict=True)]
-                column = np.where(known[column], column, majority)
-            for code, size in zip(codes_known, sizes, strict=True):
-                value = str(values[code])
-                child = self._make_node(child_counts[code], node.depth + 1, node)
-                node.children[value] = child
-                node.shares[value] = size / max(total, 1)
-                below = None if sub_layout is None else sub_layout[node.feature].get(value, {})
-                queue.append((child, rows, column, code, rest, below))
-        self._update_size()
+            scores, tables = self._score_node(rows, y, item.available)
+            if item.layout is not None:
+                k = item.available.index(self.feature_names_.index(next(iter(item.layout))))
+            else:
+                k = int(np.argmax(scores >= scores.max() - TOLERANCE))  # ties: the first column
+                if not scores[k] > self.min_gain + TOLERANCE:
+                    continue
+            j = item.available[k]
+            branches, counts, _, threshold = tables[k]
+            node.feature, node.feature_index, node.threshold = self.feature_names_[j], j, threshold
+            node.step = len(self.steps_)
+            self.steps_.append(SplitStep(node, rows, list(item.available), node.feature, tables, self))
+            if threshold is None:
+                branch = np.where(codes[rows, j] < 0, len(branches), codes[rows, j])
+                rest = [a for a in item.available if a != j]
+            else:
+                values = numbers[rows, j]
+                branch = np.where(np.isnan(values), len(branches), (values > threshold).astype(np.int64))
+                rest = item.available
+            sizes = counts.sum(axis=1)
+            majority = int(np.argmax(sizes))
+            lost = np.bincount(y[rows[branch >= len(branches)]], minlength=n_classes)
+            branch = np.where(branch >= len(branches), majority, branch)  # missing rows: the majority way
+            for b, key in enumerate(branches):
+                child = self._make_node(counts[b] + (lost if b == majority else 0), node.depth + 1, node)
+                node.children[key] = child
+                node.shares[key] = float(sizes[b] / max(sizes.sum(), 1))
+                below = None if item.layout is None else item.layout[node.feature].get(key, {})
+                queue.append(_Pending(child, rows[branch == b], rest, below))
+        del self._mask, self._order, self._cells, self._numbers
+        self._compile()
 
-    def _update_size(self) -> None:
+    # -- prediction --------------------------------------------------------------------------
+
+    def _compile(self) -> None:
+        """Flat arrays of the tree, so that prediction routes all rows one level at a time."""
         nodes = list(self._iter_nodes())
+        size = max(node.id for node in nodes) + 1
+        width = max([len(node.children) for node in nodes] + [1])
+        self._feature = np.full(size, -1, dtype=np.int64)
+        self._threshold = np.full(size, np.nan)
+        self._child = np.full((size, width), -1, dtype=np.int64)
+        self._share = np.zeros((size, width))
+        self._proba = np.zeros((size, len(self.classes_)))
+        self._votes = np.zeros((size, len(self.classes_)))
+        for node in nodes:
+            self._proba[node.id], self._votes[node.id] = node.proba, node.votes
+            if node.is_leaf:
+                continue
+            self._feature[node.id] = node.feature_index
+            if node.threshold is not None:
+                self._threshold[node.id] = node.threshold
+            for b, (key, child) in enumerate(node.children.items()):
+                self._child[node.id, b] = child.id
+                self._share[node.id, b] = node.shares[key]
+        self._majority = np.argmax(self._share, axis=1)
+        self._update_size(nodes)
+
+    def _update_size(self, nodes: list[Node]) -> None:
         self.n_nodes_ = len(nodes)
         self.n_leaves_ = sum(node.is_leaf for node in nodes)
         self.depth_ = max(node.depth for node in nodes)
 
-    def _iter_nodes(self) -> Iterator[Node]:
-        """Every node still in the tree, parents before children (depth first)."""
-        stack = [self.root_]
+    def _iter_nodes(self, start: Node | None = None) -> Iterator[Node]:
+        """Every node of the (sub)tree, parents before children (depth first)."""
+        stack = [self.root_ if start is None else start]
         while stack:
             node = stack.pop()
             yield node
             stack.extend(reversed(list(node.children.values())))
 
-    # -- prediction ----------------------------------------------------------------------
-
-    def _check_fitted(self) -> None:
-        if not hasattr(self, "root_"):
-            raise RuntimeError(f"this {type(self).__name__} is not fitted yet: call fit(X, y) first")
-
-    def _records(self, X: Any) -> list[list[str]]:
-        self._check_fitted()
-        X = _as_table(X)
+    def _input(self, X: Any) -> tuple[np.ndarray, np.ndarray]:
+        check_is_fitted(self, "root_")
+        X = _as_array(X)
         if X.shape[1] != self.n_features_in_:
             raise ValueError(
                 f"X has {X.shape[1]} features, but the tree was fitted with {self.n_features_in_}"
             )
-        return X.tolist()
+        return self._encode(X)
 
-    def _walk(self, node: Node, x: Record, weight: float = 1.0) -> Iterator[tuple[Node, float, bool]]:
-        """The nodes a record visits as ``(node, weight, answers)``; ``answers`` marks where it stops."""
-        while True:
-            if node.is_leaf:
-                yield node, weight, True
-                return
-            yield node, weight, False
-            value = x[node.feature_index]
-            if value == self.missing_value and self.missing != "value":
-                if self.missing == "majority":
-                    node = node.children[max(node.shares, key=node.shares.get)]
-                    continue
-                for child_value, share in node.shares.items():
-                    if share > 0:
-                        yield from self._walk(node.children[child_value], x, weight * share)
-                return
-            if value not in node.children:  # a value never seen here: this node's majority answers
-                yield node, weight, True
-                return
-            node = node.children[value]
-
-    def _distribution(self, x: Record) -> np.ndarray:
-        total = np.zeros(len(self.classes_))
-        for node, weight, answers in self._walk(self.root_, x):
-            if answers:
-                total += weight * node.proba
-        return total
+    def _route(self, codes: np.ndarray, numbers: np.ndarray, visits: list | None = None) -> np.ndarray:
+        """Each row's summed class distribution over the leaves it reaches, all rows level by level."""
+        table = self._votes if self.missing == "branch" else self._proba
+        out = np.zeros((len(codes), len(self.classes_)))
+        rows, nodes = np.arange(len(codes)), np.zeros(len(codes), dtype=np.int64)
+        weights = np.ones(len(codes))
+        while len(rows):
+            if visits is not None:
+                visits.append((rows, nodes))
+            feature = self._feature[nodes]
+            inner = feature >= 0
+            slot = np.zeros(len(rows), dtype=np.int64)
+            f, r = feature[inner], rows[inner]
+            numeric, values = self.numeric_[f], numbers[r, f]
+            inner_slot = np.where(
+                numeric, (values > self._threshold[nodes[inner]]).astype(np.int64), codes[r, f]
+            )
+            inner_slot[numeric & np.isnan(values)] = -1
+            slot[inner] = inner_slot
+            stop = ~inner | (slot == -2)  # a leaf, or a value this node never saw: its distribution answers
+            np.add.at(out, rows[stop], weights[stop, None] * table[nodes[stop]])
+            lost = ~stop & (slot == -1)
+            if self.missing in ("majority", "value"):
+                slot[lost] = self._majority[nodes[lost]]
+                lost[:] = False
+            go = ~stop & ~lost
+            e, b = np.nonzero(self._share[nodes[lost]] > 0)  # every way training rows went
+            index = np.flatnonzero(lost)[e]
+            spread = weights[index] * (self._share[nodes[index], b] if self.missing == "fractional" else 1.0)
+            rows = np.concatenate([rows[go], rows[index]])
+            nodes = np.concatenate([self._child[nodes[go], slot[go]], self._child[nodes[index], b]])
+            weights = np.concatenate([weights[go], spread])
+        return out
 
     def predict_proba(self, X: Any) -> np.ndarray:
         """Class probabilities, shape (n, n_classes), columns in ``classes_`` order.
 
-        At a leaf, the training rows' class frequencies there; with a missing value under
-        ``missing="branch"``, the share-weighted sum over every leaf reached.
+        A leaf's training class frequencies; with a missing value, the leaves reached are
+        combined as ``missing`` says.
         """
-        records = self._records(X)
-        return np.array([self._distribution(x) for x in records]).reshape(len(records), len(self.classes_))
+        total = self._route(*self._input(X))
+        return total / np.maximum(total.sum(axis=1, keepdims=True), 1e-300)
 
     def predict(self, X: Any) -> np.ndarray:
-        """The most probable class of each row."""
-        proba = self.predict_proba(X)
-        return self.classes_[np.argmax(proba, axis=1)]
+        """The most probable class of each row (ties: the first class)."""
+        total = self._route(*self._input(X))
+        return self.classes_[np.argmax(total, axis=1)]
 
     def score(self, X: Any, y: Any) -> float:
         """Accuracy: the fraction of rows predicted correctly."""
         return float(np.mean(self.predict(X) == np.asarray(y).astype(str)))
 
-    def decision_path(self, x: Record) -> list[Node]:
-        """The nodes a record visits, root first (several branches when a value is missing)."""
-        (record,) = self._records([list(x)])
-        return [node for node, _, _ in self._walk(self.root_, record)]
+    def apply(self, X: Any) -> np.ndarray:
+        """The leaf each row ends in (the majority child where a value is missing)."""
+        codes, numbers = self._input(X)
+        visits: list = []
+        saved, self.missing = self.missing, "majority"
+        try:
+            self._route(codes, numbers, visits)
+        finally:
+            self.missing = saved
+        leaf = np.zeros(len(codes), dtype=np.int64)
+        for rows, nodes in visits:
+            leaf[rows] = nodes
+        return leaf
 
-    # -- pruning -------------------------------------------------------------------------
+    def decision_path(self, x: Sequence) -> list[Node]:
+        """The nodes a record visits, root first (several branches when a value is missing)."""
+        visits: list = []
+        self._route(*self._input([list(x)]), visits)
+        by_id = {node.id: node for node in self._iter_nodes()}
+        return [by_id[int(n)] for _, nodes in visits for n in nodes]
+
+    # -- pruning -------------------------------------------------------------------------------
 
     def prune(self, X_val: Any, y_val: Any) -> ID3:
         """Reduced-error pruning on held-out rows; returns self.
 
-        Repeatedly evaluate, for every internal node, the validation accuracy with that node
-        turned into a leaf labelled by its majority; remove the one giving the highest
-        accuracy (ties: the larger subtree), as long as accuracy does not drop (Mitchell,
-        *Machine Learning*, 3.7.1: prune "until further pruning is harmful").
+        Repeatedly find the internal node whose replacement by a majority leaf gives the best
+        validation accuracy (ties: the larger subtree) and replace it, as long as accuracy does
+        not drop (Mitchell, *Machine Learning*, 3.7.1: prune "until further pruning is harmful").
         """
-        records = self._records(X_val)
+        codes, numbers = self._input(X_val)
         y_val = np.asarray(y_val).astype(str)
-        if len(y_val) != len(records) or len(records) == 0:
+        if len(y_val) != len(codes) or len(codes) == 0:
             raise ValueError(
-                f"X_val and y_val must be non-empty and of the same length, got {len(records)} and {len(y_val)}"
+                f"X_val and y_val must be non-empty and of one length, got {len(codes)}, {len(y_val)}"
             )
-        correct = self.predict(records) == y_val
+        truth = np.searchsorted(self.classes_, y_val)
+        truth[
+            (truth >= len(self.classes_))
+            | (self.classes_[np.minimum(truth, len(self.classes_) - 1)] != y_val)
+        ] = -1
         while True:
-            reach: dict[int, list[int]] = {}
-            for i, x in enumerate(records):
-                for node in {id(n): n for n, _, _ in self._walk(self.root_, x)}.values():
-                    reach.setdefault(node.id, []).append(i)
+            visits: list = []
+            correct = np.argmax(self._route(codes, numbers, visits), axis=1) == truth
+            reach = np.zeros((len(self._feature), len(codes)), dtype=bool)
+            for rows, nodes in visits:
+                reach[nodes, rows] = True
             best = None
             for node in self._iter_nodes():
-                if node.is_leaf:
+                rows = np.flatnonzero(reach[node.id])
+                if node.is_leaf or len(rows) == 0:
                     continue
-                rows = reach.get(node.id, [])
-                saved = node.feature, node.feature_index
-                node.feature = node.feature_index = None
-                now = self.predict([records[i] for i in rows]) == y_val[rows] if rows else np.array([], bool)
-                node.feature, node.feature_index = saved
+                self._feature[node.id] = -1
+                now = np.argmax(self._route(codes[rows], numbers[rows]), axis=1) == truth[rows]
+                self._feature[node.id] = node.feature_index
                 change = int(now.sum()) - int(correct[rows].sum())
-                size = sum(1 for _ in self._subtree(node))
+                size = sum(1 for _ in self._iter_nodes(node))
                 if change >= 0 and (best is None or (change, size) > best[:2]):
-                    best = (change, size, node, rows, now)
+                    best = (change, size, node)
             if best is None:
                 break
-            _, _, node, rows, now = best
-            node.feature = node.feature_index = None
+            node = best[2]
+            node.feature = node.feature_index = node.threshold = None
             node.children, node.shares, node.pruned = {}, {}, True
-            correct[rows] = now
-        self._update_size()
+            self._compile()
         return self
 
-    @staticmethod
-    def _subtree(node: Node) -> Iterator[Node]:
-        stack = [node]
-        while stack:
-            node = stack.pop()
-            yield node
-            stack.extend(node.children.values())
-
-    # -- reading the tree ----------------------------------------------------------------
+    # -- reading the tree ----------------------------------------------------------------------
 
     def conditions(self, node: Node) -> list[tuple[str, str]]:
-        """The tests ``(feature, value)`` on the way from the root to ``node``."""
-        self._check_fitted()
-        stack = [(self.root_, [])]
+        """The tests ``(feature, branch)`` on the way from the root to ``node``."""
+        check_is_fitted(self, "root_")
+        stack: list[tuple[Node, list]] = [(self.root_, [])]
         while stack:
             current, path = stack.pop()
             if current is node:
                 return path
-            stack.extend(
-                (child, [*path, (current.feature, value)]) for value, child in current.children.items()
-            )
+            stack.extend((child, [*path, (current.feature, key)]) for key, child in current.children.items())
         raise ValueError(f"{node!r} is not a node of this tree")
 
     def rules(self) -> list[str]:
-        """One "IF feature = value AND … THEN label" per leaf, grouped by label (classes_ order)."""
-        self._check_fitted()
+        """One "IF test AND … THEN label" per leaf, grouped by label (in ``classes_`` order)."""
+        check_is_fitted(self, "root_")
         found: list[tuple[str, str]] = []
-
-        def visit(node: Node, conditions: list[str]) -> None:
+        stack: list[tuple[Node, list[str]]] = [(self.root_, [])]
+        while stack:
+            node, tests = stack.pop()
             if node.is_leaf:
-                found.append((node.label, " AND ".join(conditions) or "TRUE"))
-                return
-            for value, child in node.children.items():
-                visit(child, [*conditions, f"{node.feature} = {value}"])
-
-        visit(self.root_, [])
+                found.append((node.label, " AND ".join(tests) or "TRUE"))
+            stack.extend((c, [*tests, node.condition(k)]) for k, c in reversed(list(node.children.items())))
         order = {str(c): i for i, c in enumerate(self.classes_)}
         found.sort(key=lambda rule: order[rule[0]])  # stable: depth-first order within a label
         return [f"IF {condition} THEN {label}" for label, condition in found]
 
-    def to_dot(
-        self,
-        highlight: Record | None = None,
-        splits: int | None = None,
-        focus: int | None = None,
-        rankdir: str = "TB",
-        compact: bool = False,
-    ) -> str:
-        """The tree as graphviz DOT source.
-
-        Internal nodes show the feature tested, the class counts and the entropy; edges the
-        value; leaves the label (a dashed leaf: no training row had that value, so the
-        parent's majority answers). ``highlight`` (a record) colours the nodes and edges it
-        visits; ``splits`` draws the tree as it was after that many splits (step-by-step
-        growth); ``focus`` (a node id) outlines one node, e.g. the node being split;
-        ``rankdir`` "LR" lays the tree out from left to right (tall rather than wide);
-        ``compact`` shows bare counts (in ``classes_`` order), no entropy, and wraps long names.
-        """
-        self._check_fitted()
-        if rankdir not in ("TB", "LR"):
-            raise ValueError(f"rankdir must be 'TB' or 'LR', got {rankdir!r}")
-        visited = set()
-        if highlight is not None:
-            visited = {node.id for node in self.decision_path(highlight)}
-        lines = [
-            "digraph ID3 {",
-            f'  graph [fontname="Helvetica", rankdir={rankdir}, nodesep=0.3, ranksep=0.45];',
-            f'  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize={11 if compact else 14}, fillcolor=white];',
-            f'  edge [fontname="Helvetica", fontsize={10 if compact else 13}];',
-        ]
-        colour = {str(c): LEAF_FILLS[i % len(LEAF_FILLS)] for i, c in enumerate(self.classes_)}
-
-        def grown(node: Node) -> bool:
-            return not node.is_leaf and (splits is None or (node.step is not None and node.step < splits))
-
-        stack = [self.root_]
-        while stack:
-            node = stack.pop()
-            if compact:
-                counts = " / ".join(str(n) for n in node.counts.values())
-            else:
-                counts = " · ".join(f"{html.escape(c)} {n}" for c, n in node.counts.items())
-                counts += f"<BR/>H = {node.entropy:.3f}"
-            attributes = []
-            if grown(node):
-                head = f"<B>{_wrap(node.feature) if compact else html.escape(node.feature)}</B>"
-                body = counts
-            elif node.n_samples == 0:
-                head = f"<B>{html.escape(node.label)}</B>"
-                body = "no training rows:<BR/>parent's majority"
-                attributes += ['style="rounded,filled,dashed"', f'fillcolor="{colour[node.label]}"']
-            else:
-                head = f"<B>{html.escape(node.label)}</B>" + (" (pruned)" if node.pruned else "")
-                body = counts
-                attributes.append(f'fillcolor="{colour[node.label]}"')
-            if node.id in visited:
-                attributes += [f'color="{PATH_COLOUR}"', "penwidth=3"]
-            if node.id == focus:
-                attributes += [f'color="{FOCUS_COLOUR}"', "penwidth=4"]
-            label = f'<{head}<BR/><FONT POINT-SIZE="{10 if compact else 12}">{body}</FONT>>'
-            lines.append(f"  n{node.id} [label={label}{''.join(', ' + a for a in attributes)}];")
-            if not grown(node):
-                continue
-            for value, child in node.children.items():
-                style = (
-                    f', color="{PATH_COLOUR}", penwidth=3'
-                    if child.id in visited and node.id in visited
-                    else ""
-                )
-                lines.append(f'  n{node.id} -> n{child.id} [label="{_dot_string(value)}"{style}];')
-            stack.extend(reversed(list(node.children.values())))
-        lines.append("}")
-        return "\n".join(lines)
-
-
-def render_dot(dot: str, format: str = "svg", timeout: float = 20.0) -> bytes:
-    """Lay out DOT source with graphviz's ``dot`` program (``format`` "svg" or "png").
-
-    Raises ``FileNotFoundError`` when graphviz is not installed, ``ValueError`` on a bad format
-    or when ``dot`` rejects the source.
-    """
-    if format not in ("svg", "png"):
-        raise ValueError(f"format must be 'svg' or 'png', got {format!r}")
-    program = shutil.which("dot")
-    if program is None:
-        raise FileNotFoundError("graphviz's dot program is not installed (apt-get install graphviz)")
-    done = subprocess.run([program, f"-T{format}"], input=dot.encode(), capture_output=True, timeout=timeout)
-    if done.returncode != 0:
-        raise ValueError(f"dot could not draw the tree: {done.stderr.decode(errors='replace').strip()}")
-    return done.stdout
-
-
-def _wrap(name: str, width: int = 14) -> str:
-    """An HTML-escaped name broken into lines of about ``width`` characters after - _ or space."""
-    lines, line = [], ""
-    for piece in re.split(r"(?<=[-_ ])", name):
-        if line and len(line) + len(piece) > width:
-            lines.append(line)
-            line = ""
-        line += piece
-    return "<BR/>".join(html.escape(part) for part in [*lines, line])
-
-
-def _dot_string(text: str) -> str:
-    return text.replace("\\", "\\\\").replace('"', '\\"')
-
 
 class PrunedID3(ID3):
-    """ID3 followed by reduced-error pruning on a stratified part of the training rows held out.
+    """ID3 followed by reduced-error pruning on a stratified share of the training rows.
 
-    Parameters are ID3's, plus ``validation_fraction`` (in (0, 1), default 0.25: the share of
-    the rows kept for pruning) and ``random_state`` (which rows are held out).
+    Parameters: ID3's, plus ``validation_fraction`` (in (0, 1), default 0.25: the share of the
+    rows kept for pruning) and ``random_state`` (which rows are held out).
 
-    Attributes (besides ID3's): ``unpruned_n_nodes_``, ``validation_accuracy_before_``,
+    Attributes (besides ID3's): ``unpruned_n_nodes_``, ``validation_accuracy_before_`` and
     ``validation_accuracy_`` (before and after pruning).
     """
 
-    def __init__(
-        self,
-        criterion: str = "entropy",
-        max_depth: int | None = None,
-        min_gain: float = 0.0,
-        missing: str = "branch",
-        missing_value: str = "?",
-        validation_fraction: float = 0.25,
-        random_state: RandomState = None,
-    ) -> None:
-        super().__init__(criterion, max_depth, min_gain, missing, missing_value)
+    def __init__(self, *, validation_fraction: float = 0.25, random_state: RandomState = None, **params: Any):
+        super().__init__(**params)
         self.validation_fraction = validation_fraction
         self.random_state = random_state
 
-    @classmethod
-    def _param_names(cls) -> list[str]:
-        return [*super()._param_names(), "validation_fraction", "random_state"]
-
     def fit(self, X: Any, y: Any, feature_names: Sequence[str] | None = None) -> PrunedID3:
         """Grow on ``1 − validation_fraction`` of the rows, prune on the rest; returns self."""
+        from classic.evaluation import train_test_split  # evaluation imports estimators' users
+
         if not 0 < self.validation_fraction < 1:
             raise ValueError(f"validation_fraction must be in (0, 1), got {self.validation_fraction!r}")
-        X, y = _as_table(X), np.asarray(y).astype(str)
+        X, y = _as_array(X), np.asarray(y).astype(str)
         if len(y) < 2:
             raise ValueError(f"pruning needs at least 2 rows (one to grow, one to validate), got {len(y)}")
         X_grow, X_val, y_grow, y_val = train_test_split(
@@ -902,233 +856,38 @@ class PrunedID3(ID3):
         return self
 
 
-# --------------------------------------------------------------------------------------------
-# Reading a split, comparing trees
-# --------------------------------------------------------------------------------------------
+def _signature_with_tree_parameters() -> None:
+    """PrunedID3's signature lists ID3's keyword parameters too (for get_params and repr)."""
+    import inspect
+
+    own = inspect.signature(PrunedID3.__init__).parameters
+    tree = inspect.signature(ID3.__init__).parameters
+    parameters = [own["self"], *[p for n, p in tree.items() if n != "self"]]
+    parameters += [p for n, p in own.items() if n not in ("self", "params")]
+    PrunedID3.__init__.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
 
 
-@dataclass(frozen=True)
-class SplitExplanation:
-    """A split laid out for a reader.
+_signature_with_tree_parameters()
 
-    ``columns`` is the candidates table (feature; impurity before and weighted after; gain;
-    split information and gain ratio under ``criterion="gain_ratio"``; the post's unweighted
-    gain), ``post_choice`` the feature the post's unweighted gain would pick, and ``terms``
-    maps each feature to its ``(value, rows, H(y | feature = value))`` list and ``H(y | feature)``.
-    """
-
-    columns: dict[str, list]
-    chosen: str
-    post_choice: str
-    terms: dict[str, tuple[list[tuple[str, int, float]], float]]
-
-
-def explain_split(step: SplitStep, X: Any, y: Any) -> SplitExplanation:
-    """The table, the post's choice and the entropy terms of one split of a tree fitted on ``X, y``."""
-    X, y = _as_table(X)[step.rows], np.asarray(y).astype(str)[step.rows]
-    impurity = "Gini" if step.tree.criterion == "gini" else "entropy"
-    candidates = step.candidates()
-    post_choice, post_gains = unweighted_choice(X[:, step.columns], y, step.features)
-    columns = {
-        "feature": step.features,
-        f"{impurity} before": [c.before for c in candidates],
-        f"weighted {impurity} after": [c.after for c in candidates],
-        "gain": [c.gain for c in candidates],
-    }
-    if step.tree.criterion == "gain_ratio":
-        columns["split information"] = [c.split_information for c in candidates]
-        columns["gain ratio"] = [c.score for c in candidates]
-    columns["post's unweighted entropy gain"] = [post_gains[f] for f in step.features]
-    terms = {
-        feature: (subset_entropies(X[:, j], y), conditional_entropy(X[:, j], y))
-        for j, feature in zip(step.columns, step.features, strict=True)
-    }
-    return SplitExplanation(columns, step.chosen, post_choice, terms)
-
-
-def disagreement(first: ID3, second: ID3) -> tuple[int, int]:
-    """On how many of all possible records (every combination of known values) two trees differ."""
-    grid = np.array(list(itertools.product(*first.categories_)))
-    return int((first.predict(grid) != second.predict(grid)).sum()), len(grid)
-
-
-# --------------------------------------------------------------------------------------------
-# Evaluation, as in the post
-# --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Evaluation:
-    """How well trees grown with one setting generalise (see ``evaluate``).
-
-    ``protocol`` is the post's test: accuracy when trained on the complete rows and tested on
-    the rows with a missing value (None when either part is empty), with the two row counts.
-    ``cv_unpruned`` / ``cv_pruned`` hold each fold's accuracy, ``nodes_unpruned`` /
-    ``nodes_pruned`` each fold's tree size; ``curve_*`` is the learning curve, one row per run.
-    """
-
-    protocol: float | None
-    protocol_rows: tuple[int, int]
-    cv_unpruned: np.ndarray
-    cv_pruned: np.ndarray
-    nodes_unpruned: np.ndarray
-    nodes_pruned: np.ndarray
-    curve_sizes: np.ndarray
-    curve_train: np.ndarray
-    curve_test: np.ndarray
-
-
-def evaluate(
-    X: Any,
-    y: Any,
-    feature_names: Sequence[str] | None = None,
-    params: dict[str, Any] | None = None,
-    validation_fraction: float = 0.25,
-    random_state: int = 0,
-    cv: int = 10,
-    curve_runs: int = 5,
-) -> Evaluation:
-    """The post's protocol, cross-validation with and without pruning, and a learning curve.
-
-    Cross-validation is stratified ``cv``-fold; pruning holds out ``validation_fraction`` of
-    each training part; the learning curve is repeated over ``curve_runs`` shuffles.
-    """
-    X, y = _as_table(X), np.asarray(y).astype(str)
-    params = dict(params or {})
-    missing = rows_with_missing(X, params.get("missing_value", "?"))
-    protocol = None
-    if missing.any() and not missing.all():
-        protocol = ID3(**params).fit(X[~missing], y[~missing], feature_names).score(X[missing], y[missing])
-    scores: dict[str, list[float]] = {"plain": [], "pruned": []}
-    nodes: dict[str, list[int]] = {"plain": [], "pruned": []}
-    for test in stratified_folds(y, cv, random_state):
-        train = np.setdiff1d(np.arange(len(y)), test)
-        for name, model in (
-            ("plain", ID3(**params)),
-            (
-                "pruned",
-                PrunedID3(**params, validation_fraction=validation_fraction, random_state=random_state),
-            ),
-        ):
-            model.fit(X[train], y[train], feature_names)
-            scores[name].append(model.score(X[test], y[test]))
-            nodes[name].append(model.n_nodes_)
-    fractions = np.linspace(0.1, 1.0, 10)
-    runs = [
-        learning_curve(ID3(**params), X, y, list(fractions), random_state + run) for run in range(curve_runs)
-    ]
-    return Evaluation(
-        protocol,
-        (int((~missing).sum()), int(missing.sum())),
-        np.array(scores["plain"]),
-        np.array(scores["pruned"]),
-        np.array(nodes["plain"]),
-        np.array(nodes["pruned"]),
-        runs[0][0],
-        np.array([run[1] for run in runs]),
-        np.array([run[2] for run in runs]),
-    )
-
-
-# --------------------------------------------------------------------------------------------
-# Hand-drawn trees and uploaded tables
-# --------------------------------------------------------------------------------------------
-
-# The decision-tree post's hand-drawn tree for Arya's riding data: Wind at the root, then
-# Temperature under Wind = Low (Wind = High is a "No" leaf; Temperature = Hot, never seen under
-# Wind = Low, is the post's "None" leaf).
-POST_ARYA_LAYOUT: Layout = {"Wind": {"Low": {"Temperature": {}}}}
-
-MAX_BYTES = 1_000_000
-MAX_ROWS = 5_000
-MAX_COLUMNS = 40
-MAX_CATEGORIES = 40
-
-
-@dataclass(frozen=True)
-class CategoricalTable:
-    """A parsed CSV: column names and a 2-D array of string values (empty cells are "?")."""
-
-    columns: list[str]
-    values: np.ndarray
-
-    def split(self, label: str, missing_value: str = "?") -> tuple[np.ndarray, np.ndarray, list[str]]:
-        """``(X, y, feature_names)`` with ``label`` as the class column and the rest as features."""
-        if label not in self.columns:
-            raise ValueError(f"{label!r} is not a column; the columns are {self.columns}")
-        j = self.columns.index(label)
-        y = self.values[:, j]
-        blank = np.flatnonzero(y == missing_value)
-        if len(blank):
-            where = ", ".join(str(i + 1) for i in blank[:5])
-            raise ValueError(
-                f"the label column {label!r} is empty in data row(s) {where}: every row needs a label"
-            )
-        X = np.delete(self.values, j, axis=1)
-        names = [c for c in self.columns if c != label]
-        for k, name in enumerate(names):
-            n_values = len(np.unique(X[:, k]))
-            if n_values > MAX_CATEGORIES:
-                raise ValueError(
-                    f"column {name!r} has {n_values} different values; every column is read as a "
-                    f"category, and more than {MAX_CATEGORIES} make an unreadable tree. Group numbers "
-                    "into a few ranges (e.g. low / medium / high) first, or choose it as the label."
-                )
-        return X, y, names
-
-
-def parse_categorical_csv(
-    data: bytes | str, max_bytes: int = MAX_BYTES, max_rows: int = MAX_ROWS, max_columns: int = MAX_COLUMNS
-) -> CategoricalTable:
-    """Read a CSV whose first row holds the column names and whose cells are categories.
-
-    Commas, semicolons or tabs separate the fields; empty cells become the missing marker
-    "?". Raises ``ValueError`` with a sentence saying what is wrong (too big, not text, a row
-    of the wrong length, a nameless or repeated column, too few rows or columns).
-    """
-    size = len(data)
-    if size > max_bytes:
-        raise ValueError(f"the file has {size:,} bytes; the limit is {max_bytes:,} bytes")
-    if isinstance(data, bytes):
-        if b"\x00" in data:
-            raise ValueError("the file is not text (it holds binary bytes): upload a CSV file")
-        try:
-            data = data.decode("utf-8-sig")
-        except UnicodeDecodeError as error:
-            raise ValueError(
-                f"the file is not UTF-8 text ({error.reason} at byte {error.start}): save it as CSV UTF-8"
-            ) from None
-    try:
-        dialect = csv.Sniffer().sniff(data[:4096], delimiters=",;\t")
-    except csv.Error:
-        dialect = csv.excel
-    reader = csv.reader(io.StringIO(data), dialect)
-    try:
-        rows = [(reader.line_num, row) for row in reader if any(cell.strip() for cell in row)]
-    except csv.Error as error:
-        raise ValueError(f"the file is not valid CSV (line {reader.line_num}: {error})") from None
-    if not rows:
-        raise ValueError("the file is empty: it needs a header row of column names and data rows")
-    header = [name.strip() for name in rows[0][1]]
-    if len(header) < 2:
-        raise ValueError(
-            f"the header has {len(header)} column; at least two are needed (features and a label)"
-        )
-    if len(header) > max_columns:
-        raise ValueError(f"the file has {len(header)} columns; the limit is {max_columns}")
-    for k, name in enumerate(header, start=1):
-        if not name:
-            raise ValueError(f"column {k} of the header row has no name")
-    repeated = sorted({name for name in header if header.count(name) > 1})
-    if repeated:
-        raise ValueError(f"column names must differ; {repeated} appear more than once")
-    body = rows[1:]
-    if len(body) < 2:
-        raise ValueError(f"the file has {len(body)} data row(s) under the header; at least two are needed")
-    if len(body) > max_rows:
-        raise ValueError(f"the file has {len(body):,} data rows; the limit is {max_rows:,}")
-    for number, row in body:
-        if len(row) != len(header):
-            raise ValueError(f"line {number} has {len(row)} fields, but the header has {len(header)}")
-    values = np.array([[cell.strip() or "?" for cell in row] for _, row in body], dtype=str)
-    return CategoricalTable(header, values)
+__all__ = [
+    "CRITERIA",
+    "ID3",
+    "MISSING",
+    "Node",
+    "NotFittedError",
+    "PrunedID3",
+    "SplitScore",
+    "SplitStep",
+    "conditional_entropy",
+    "entropy",
+    "gain_ratio",
+    "gini",
+    "gini_gain",
+    "impurity",
+    "information_gain",
+    "rows_with_missing",
+    "score_split",
+    "split_information",
+    "split_scores",
+    "threshold_branches",
+]

@@ -1,0 +1,333 @@
+"""What the ID3 lesson shows beside the tree: the sources' versions, the experiments, the claims.
+
+- ``textbook_id3``: the short recursive ID3 the page prints ("How it works"), built on the same
+  :func:`classic.id3.split_scores` as the fast tree, and tested to grow the identical tree.
+- The decision-tree post's own choices: its unweighted gain ``H(S) − Σ_v H(S_v)`` (a reader's
+  comment on the post points out the missing weights ``|S_v|/|S|``), its hand-drawn tree for
+  Arya's data, its protocol on the 1984 votes (train on the 232 complete rows, test on the 203
+  with a "?") and its two claims about it ("around 90%"; the budget resolution splits first).
+- ``explain_split``: one split's table and terms, read off the tree's own count tables.
+- ``evaluate``: cross-validation with and without pruning and a learning curve, through
+  :mod:`classic.evaluation`.
+- ``representation_sizes``: the CS 886 slides' AND (O(n) tests) against parity (O(2ⁿ)).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from classic import datasets
+from classic.evaluation import learning_curve, stratified_folds
+from classic.id3 import (
+    ID3,
+    TOLERANCE,
+    PrunedID3,
+    SplitStep,
+    impurity,
+    information_gain,
+    rows_with_missing,
+)
+
+# The post's hand-drawn tree for Arya's data: Wind at the root, Temperature under Wind = Low
+# (Wind = High is a "No" leaf; Wind = Low, Temperature = Hot, never seen, is its "None" leaf).
+POST_ARYA_LAYOUT = {"Wind": {"Low": {"Temperature": {}}}}
+
+
+def unweighted_information_gain(values: Any, labels: Any) -> float:
+    """The post's gain, ``H(S) − Σ_v H(S_v)``, with the weights |S_v|/|S| forgotten.
+
+    Not a sound score (it can be negative and punishes every extra value); kept to show what
+    the post's code chooses.
+    """
+    values, labels = np.asarray(values).astype(str), np.asarray(labels).astype(str)
+    subsets = sum(float(impurity(np.unique(labels[values == v], return_counts=True)[1])) for v in set(values))
+    return float(impurity(np.unique(labels, return_counts=True)[1])) - subsets
+
+
+def unweighted_choice(X: Any, y: Any, feature_names: Sequence[str]) -> tuple[str, dict[str, float]]:
+    """The feature the post's unweighted gain picks on these rows, and every feature's score."""
+    X = np.asarray(X, dtype=str)
+    scores = {name: unweighted_information_gain(X[:, j], y) for j, name in enumerate(feature_names)}
+    return max(scores, key=scores.get), scores
+
+
+# --------------------------------------------------------------------------------------------
+# The textbook version
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Tree:
+    """A node of the textbook tree: a leaf's class counts, or a feature and one child per value."""
+
+    counts: dict[str, int]
+    feature: int | None = None
+    children: dict[str, Tree] = field(default_factory=dict)
+
+
+def textbook_id3(rows: list, labels: list, features: set[int], gain: Callable = information_gain) -> Tree:
+    """ID3 as the post writes it: stop when pure or out of features, else split on the best gain.
+
+    ``rows`` are lists of values; ``gain(values, labels)`` scores a feature (ties: the lowest
+    index; a best gain of 0 makes a majority leaf).
+    """
+    counts = {c: labels.count(c) for c in sorted(set(labels))}
+    if len(counts) == 1 or not features:
+        return Tree(counts)
+    scores = {j: gain([row[j] for row in rows], labels) for j in sorted(features)}
+    best = min(j for j in scores if scores[j] >= max(scores.values()) - TOLERANCE)
+    if abs(scores[best]) <= TOLERANCE:
+        return Tree(counts)
+    node = Tree(counts, best)
+    for value in sorted({row[best] for row in rows}):
+        part = [i for i, row in enumerate(rows) if row[best] == value]
+        node.children[value] = textbook_id3(
+            [rows[i] for i in part], [labels[i] for i in part], features - {best}, gain
+        )
+    return node
+
+
+def textbook_classify(tree: Tree, row: Sequence[str], missing_value: str = "?") -> dict[str, int]:
+    """The post's rule: class counts of the leaf reached, summed over every branch where a value is "?"."""
+    if tree.feature is None:
+        return tree.counts
+    value = row[tree.feature]
+    if value == missing_value:
+        total: dict[str, int] = {}
+        for child in tree.children.values():
+            for c, n in textbook_classify(child, row, missing_value).items():
+                total[c] = total.get(c, 0) + n
+        return total
+    return (
+        textbook_classify(tree.children[value], row, missing_value) if value in tree.children else tree.counts
+    )
+
+
+def as_textbook(model: ID3) -> Tree:
+    """A fitted ID3 in the textbook's shape (children no training row reached left out)."""
+
+    def convert(node: Any) -> Tree:
+        counts = {c: n for c, n in node.counts.items() if n}
+        children = {v: convert(c) for v, c in node.children.items() if c.n_samples}
+        return Tree(counts, node.feature_index if children else None, children)
+
+    return convert(model.root_)
+
+
+# --------------------------------------------------------------------------------------------
+# Reading one split
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SplitExplanation:
+    """A split laid out for a reader: the candidates table, the post's choice and each feature's terms.
+
+    ``terms[feature]`` is ``([(branch, rows, impurity of the branch), …], weighted impurity after)``,
+    the numbers the table's "after" column adds up.
+    """
+
+    columns: dict[str, list]
+    chosen: str
+    post_choice: str
+    terms: dict[str, tuple[list[tuple[str, int, float]], float]]
+
+
+def explain_split(step: SplitStep, X: Any = None, y: Any = None) -> SplitExplanation:
+    """The table, the post's choice and the terms of one split, from the step's count tables."""
+    kind = "Gini" if step.tree.criterion == "gini" else "entropy"
+    candidates = step.candidates()
+    post = {c.feature: float(impurity(c.counts.sum(axis=0)) - impurity(c.counts).sum()) for c in candidates}
+    columns = {
+        "feature": [c.feature for c in candidates],
+        f"{kind} before": [c.before for c in candidates],
+        f"weighted {kind} after": [c.after for c in candidates],
+        "known fraction": [c.known_fraction for c in candidates],
+        "gain": [c.gain for c in candidates],
+    }
+    if step.tree.criterion == "gain_ratio":
+        columns["split information"] = [c.split_information for c in candidates]
+        columns["gain ratio"] = [c.score for c in candidates]
+    columns["post's unweighted entropy gain"] = list(post.values())
+    terms = {
+        c.feature: (
+            [
+                (b, int(n), float(t))
+                for b, n, t in zip(c.branches, c.counts.sum(axis=1), c.terms, strict=True)
+            ],
+            c.after,
+        )
+        for c in candidates
+    }
+    return SplitExplanation(columns, step.chosen, max(post, key=post.get), terms)
+
+
+def disagreement(first: ID3, second: ID3) -> tuple[int, int]:
+    """On how many of all possible records (every combination of known values) two trees differ."""
+    grid = np.array(list(itertools.product(*first.categories_)))
+    return int((first.predict(grid) != second.predict(grid)).sum()), len(grid)
+
+
+# --------------------------------------------------------------------------------------------
+# The post's protocol and claims, the slides' representational power
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ProtocolResult:
+    """The post's test under one setting: right, tied (counted right when the tie goes our way)."""
+
+    gain: str
+    missing: str
+    correct: int
+    ties: int
+    total: int
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.total
+
+
+def posts_protocol(X: Any, y: Any) -> list[ProtocolResult]:
+    """Train on the complete rows, test on the rows with a "?": both gains, both missing-value rules.
+
+    "weighted" is the definition's gain, "unweighted" the post's code; "branch" sums the class
+    counts of every leaf reached (the post's rule; a tie goes to the first class in sorted
+    order), "fractional" weights each leaf by the share of training rows that went its way.
+    """
+    X, y = np.asarray(X, dtype=str), np.asarray(y).astype(str)
+    missing = rows_with_missing(X)
+    train, test = X[~missing].tolist(), X[missing].tolist()
+    classes = sorted(set(y.tolist()))
+    results = []
+    for name, gain in (("weighted", information_gain), ("unweighted", unweighted_information_gain)):
+        tree = textbook_id3(train, y[~missing].tolist(), set(range(X.shape[1])), gain)
+        for rule in ("branch", "fractional"):
+            votes = [
+                _fractional(tree, row) if rule == "fractional" else textbook_classify(tree, row)
+                for row in test
+            ]
+            totals = np.array([[v.get(c, 0) for c in classes] for v in votes], dtype=float)
+            guess = np.array(classes)[totals.argmax(axis=1)]
+            tied = (totals == totals.max(axis=1, keepdims=True)).sum(axis=1) > 1
+            results.append(
+                ProtocolResult(name, rule, int((guess == y[missing]).sum()), int(tied.sum()), len(test))
+            )
+    return results
+
+
+def _fractional(tree: Tree, row: Sequence[str], weight: float = 1.0) -> dict[str, float]:
+    """C4.5's rule on the textbook tree: a "?" follows each child, weighted by its share of rows."""
+    if tree.feature is None or (row[tree.feature] != "?" and row[tree.feature] not in tree.children):
+        n = sum(tree.counts.values())
+        return {c: weight * k / n for c, k in tree.counts.items()}
+    if row[tree.feature] != "?":
+        return _fractional(tree.children[row[tree.feature]], row, weight)
+    total: dict[str, float] = {}
+    n = sum(sum(child.counts.values()) for child in tree.children.values())
+    for child in tree.children.values():
+        for c, p in _fractional(child, row, weight * sum(child.counts.values()) / n).items():
+            total[c] = total.get(c, 0.0) + p
+    return total
+
+
+def complete_rows_root(X: Any, y: Any, feature_names: Sequence[str]) -> dict[str, str]:
+    """The feature each gain puts at the root when grown on the complete rows (the post's claim)."""
+    X, y = np.asarray(X, dtype=str), np.asarray(y).astype(str)
+    keep = ~rows_with_missing(X)
+    rows, labels = X[keep].tolist(), y[keep].tolist()
+    return {
+        name: feature_names[textbook_id3(rows, labels, set(range(X.shape[1])), gain).feature]
+        for name, gain in (("weighted", information_gain), ("unweighted", unweighted_information_gain))
+    }
+
+
+def representation_sizes(ns: Sequence[int] = range(2, 9)) -> dict[str, list[int]]:
+    """Nodes of ID3's tree for AND and parity of n binary features (the slides' O(n) vs O(2ⁿ)).
+
+    Parity gains nothing at any node until one feature is left, so ID3 with ``min_gain=0``
+    stops at the root ("parity, as ID3 grows it"); splitting anyway (``min_gain=-1``) gives the
+    full tree of ``2ⁿ⁺¹ − 1`` nodes, against ``2n + 1`` for AND.
+    """
+    return {
+        "n": list(ns),
+        "AND": [ID3().fit(*datasets.load_and(n)).n_nodes_ for n in ns],
+        "parity": [ID3(min_gain=-1.0).fit(*datasets.load_parity(n)).n_nodes_ for n in ns],
+        "parity, as ID3 grows it": [ID3().fit(*datasets.load_parity(n)).n_nodes_ for n in ns],
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# Evaluation
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """How well trees grown with one setting generalise (see ``evaluate``).
+
+    ``protocol`` is the post's test (None when no row, or every row, has a missing value) with
+    its two row counts; ``cv_*`` each fold's accuracy and ``nodes_*`` each fold's tree size,
+    without and with pruning; ``curve_*`` the learning curve, one row per shuffle.
+    """
+
+    protocol: float | None
+    protocol_rows: tuple[int, int]
+    cv_unpruned: np.ndarray
+    cv_pruned: np.ndarray
+    nodes_unpruned: np.ndarray
+    nodes_pruned: np.ndarray
+    curve_sizes: np.ndarray
+    curve_train: np.ndarray
+    curve_test: np.ndarray
+
+
+def evaluate(
+    X: Any,
+    y: Any,
+    feature_names: Sequence[str] | None = None,
+    params: dict[str, Any] | None = None,
+    validation_fraction: float = 0.25,
+    random_state: int = 0,
+    cv: int = 10,
+    curve_runs: int = 5,
+) -> Evaluation:
+    """The post's protocol, stratified ``cv``-fold cross-validation with and without pruning
+    (``validation_fraction`` of each training part held out), and a learning curve repeated
+    over ``curve_runs`` shuffles."""
+    X, y = np.asarray(X, dtype=object), np.asarray(y).astype(str)
+    params = dict(params or {})
+    missing = rows_with_missing(X, params.get("missing_value", "?"))
+    protocol = None
+    if missing.any() and not missing.all():
+        protocol = ID3(**params).fit(X[~missing], y[~missing], feature_names).score(X[missing], y[missing])
+    models = {
+        "plain": ID3(**params),
+        "pruned": PrunedID3(**params, validation_fraction=validation_fraction, random_state=random_state),
+    }
+    scores: dict[str, list[float]] = {name: [] for name in models}
+    nodes: dict[str, list[int]] = {name: [] for name in models}
+    for test in stratified_folds(y, cv, random_state):
+        train = np.setdiff1d(np.arange(len(y)), test)
+        for name, model in models.items():
+            model.fit(X[train], y[train], feature_names)
+            scores[name].append(model.score(X[test], y[test]))
+            nodes[name].append(model.n_nodes_)
+    fractions = list(np.linspace(0.1, 1.0, 10))
+    runs = [learning_curve(ID3(**params), X, y, fractions, random_state + run) for run in range(curve_runs)]
+    return Evaluation(
+        protocol,
+        (int((~missing).sum()), int(missing.sum())),
+        np.array(scores["plain"]),
+        np.array(scores["pruned"]),
+        np.array(nodes["plain"]),
+        np.array(nodes["pruned"]),
+        runs[0][0],
+        np.array([run[1] for run in runs]),
+        np.array([run[2] for run in runs]),
+    )
