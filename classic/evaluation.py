@@ -4,7 +4,7 @@
 ``cross_val_score`` runs stratified k-fold cross-validation (each fold keeps the class
 proportions of the whole); ``learning_curve`` trains on growing subsets to show how accuracy
 depends on the amount of data. Estimators are anything with ``fit(X, y)`` and ``predict(X)``;
-they are copied with ``copy.deepcopy`` before each fit so the caller's object is untouched.
+each fit works on a fresh, unfitted :func:`clone`, so the caller's object is untouched.
 """
 
 from __future__ import annotations
@@ -15,7 +15,19 @@ from typing import Any
 
 import numpy as np
 
-from classic.datasets import RandomState, check_random_state
+from classic._validation import RandomState, check_random_state
+
+
+def clone(estimator: Any) -> Any:
+    """A new, unfitted estimator with the same parameters, as scikit-learn's ``clone``.
+
+    Built from ``get_params()`` (the constructor's arguments), so nothing learned is carried
+    over. An object without ``get_params`` is deep-copied instead.
+    """
+    if not hasattr(estimator, "get_params"):
+        return copy.deepcopy(estimator)
+    params = {name: copy.deepcopy(value) for name, value in estimator.get_params(deep=False).items()}
+    return type(estimator)(**params)
 
 
 def _check_xy(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -114,7 +126,7 @@ def cross_val_score(
     scores = []
     for test in stratified_folds(y, cv, random_state):
         train = np.setdiff1d(np.arange(len(y)), test)
-        model = copy.deepcopy(estimator).fit(X[train], y[train])
+        model = clone(estimator).fit(X[train], y[train])
         scores.append(accuracy(y[test], model.predict(X[test])))
     return np.array(scores)
 
@@ -144,7 +156,7 @@ def learning_curve(
         sizes.append(count)
     train_scores, test_scores = [], []
     for count in sizes:
-        model = copy.deepcopy(estimator).fit(X_train[:count], y_train[:count])
+        model = clone(estimator).fit(X_train[:count], y_train[:count])
         train_scores.append(accuracy(y_train[:count], model.predict(X_train[:count])))
         test_scores.append(accuracy(y_test, model.predict(X_test)))
     return np.array(sizes), np.array(train_scores), np.array(test_scores)

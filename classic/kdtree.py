@@ -8,6 +8,12 @@ splitting plane is closer to x than the current k-th best distance, |x_a − s| 
 Minkowski metric |x_a − s| is a lower bound on the distance to every point beyond the plane,
 so the pruning never loses a true neighbour. ``query`` reports how many distances it computed,
 to compare with the n of brute force.
+
+Depth: the median split halves the points at every level, so a tree over n points with
+leaves of at most ``leaf_size`` has depth at most ⌈log₂(n / leaf_size)⌉ + 1, whatever the
+dimension d: O(lg n). The course notes give the depth as O(d lg n), a true but loose bound;
+the d belongs to the time of a descent (a comparison per level, a d-dimensional distance at
+the leaf), not to the depth.
 """
 
 from __future__ import annotations
@@ -17,6 +23,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+from classic.distances import minkowski_distance
 
 
 @dataclass
@@ -52,18 +60,6 @@ class Split:
         return Split(self.axis, float(value), bounds, self.depth)
 
 
-def minkowski_distance(diff: np.ndarray, p: float) -> np.ndarray:
-    """(Σ |diff|^p)^(1/p) over the last axis; p = np.inf gives max |diff|."""
-    diff = np.abs(diff)
-    if p == np.inf:
-        return diff.max(axis=-1)
-    if p == 1:
-        return diff.sum(axis=-1)
-    if p == 2:
-        return np.sqrt((diff * diff).sum(axis=-1))
-    return (diff**p).sum(axis=-1) ** (1.0 / p)
-
-
 class KDTree:
     """A k-d tree over the rows of X with median splits cycling through the axes.
 
@@ -80,7 +76,7 @@ class KDTree:
     depth_ : int
     """
 
-    def __init__(self, X: Any, leaf_size: int = 1) -> None:
+    def __init__(self, X: Any, *, leaf_size: int = 1) -> None:
         X = np.asarray(X, dtype=np.float64)
         if X.ndim != 2 or len(X) == 0:
             raise ValueError(f"X must be a non-empty 2-D array; got shape {X.shape}")
@@ -119,6 +115,8 @@ class KDTree:
         Neighbours are sorted nearest first, equal distances by index.
         """
         x = np.asarray(x, dtype=np.float64).ravel()
+        if not np.all(np.isfinite(x)):
+            raise ValueError("x contains NaN or infinite values")
         if x.shape != (self.X.shape[1],):
             raise ValueError(f"x must have {self.X.shape[1]} coordinates; got {x.shape}")
         if isinstance(k, bool) or int(k) != k or not 1 <= k <= len(self.X):
@@ -157,6 +155,15 @@ class KDTree:
             np.array([i for _, i in result], dtype=np.int64),
             count,
         )
+
+    def query_many(self, Q: Any, k: int = 1, p: float = 2) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`query` for every row of Q: (distances, indices), each of shape (len(Q), k)."""
+        Q = np.asarray(Q, dtype=np.float64).reshape(-1, self.X.shape[1])
+        distances = np.empty((len(Q), k))
+        indices = np.empty((len(Q), k), dtype=np.int64)
+        for row, x in enumerate(Q):
+            distances[row], indices[row], _ = self.query(x, k, p)
+        return distances, indices
 
     def splits(self, bounds: tuple[tuple[float, float], ...] | None = None) -> list[Split]:
         """Every splitting line with the box it cuts (for drawing the partition in 2-D)."""

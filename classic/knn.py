@@ -7,185 +7,86 @@ largest total wins:
     ŷ(x) = argmax_c Σ_{i ∈ N_k(x)} w_i [y_i = c]
 
 with w_i = 1 ("uniform"), 1/d_i ("distance"), 1/d_i² ("distance2") or exp(−d_i²/h²)
-("gaussian", bandwidth h). Under the inverse weights an exact match (d_i = 0) wins outright.
-**Ties**: when several classes share the largest total, the class of the nearest neighbour
-among them wins, so k = 2 never does worse than k = 1 by a coin flip.
+("gaussian", bandwidth h). Only the ratios of the weights matter, so each is computed relative
+to the nearest neighbour's (w_i / w_1: (d_1/d_i)^q, or exp(−(d_i² − d_1²)/h²)): the nearest
+neighbour always weighs 1 and the weights never all vanish, however small h. Under the
+inverse weights an exact match (d_1 = 0) wins outright.
 
-Brute force computes all distances at once: for the Euclidean metric
-|a − b|² = |a|² + |b|² − 2 a·b, one float32 matrix multiply per chunk of queries (chunks keep
-memory bounded), then ``argpartition`` picks the k smallest, sorted by distance and then
-index. Small-integer data (binary pixels) take a faster exact path: distance and index are
-packed into one integer key per pair, computed by the same matrix multiply, so a plain
-``partition`` finds the neighbours, and ties fall to the lowest indices. In low dimensions the chosen few are then measured exactly in float64; in high
-dimensions the float32 values are kept (exact for small integers such as binary pixels,
-otherwise good to about 7 significant digits). ``algorithm="kdtree"`` asks a :class:`~classic.kdtree.KDTree`
-instead and returns the same neighbours.
+**Ties** (:data:`TIE_RULE`): when several classes share the largest total, the class of the
+nearest neighbour among them wins. So with two classes k = 2 always agrees with k = 1, and
+k = n on balanced classes (every class ties) is 1-NN; :func:`vote` says where a tie happened.
+
+Among training points at the same distance the lower index counts as nearer, in every search
+path. :func:`knn_textbook` is the whole method in a few readable lines, and gives the same
+predictions as :class:`KNNClassifier`; the fast searches live in :mod:`classic._search`.
+The edited variants :func:`wilson_edit` and :func:`hart_condense` thin the training set.
 """
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from classic.kdtree import KDTree, minkowski_distance
+from classic._search import CACHE_BYTES, TrainingSet, nearest_neighbors
+from classic._validation import Estimator, check_is_fitted
+from classic.distances import METRICS, metric_suits, minkowski_p, pairwise_distances
+from classic.kdtree import KDTree
 
-METRICS = ("euclidean", "manhattan", "chebyshev", "minkowski", "cosine", "hamming")
+__all__ = [
+    "ALGORITHMS",
+    "CACHE_BYTES",
+    "METRICS",
+    "TIE_RULE",
+    "WEIGHTS",
+    "Decision",
+    "KNNClassifier",
+    "NeighbourTable",
+    "TrainingSet",
+    "accuracy_by_k",
+    "hart_condense",
+    "knn_textbook",
+    "leave_one_out_accuracy",
+    "metric_suits",
+    "minkowski_p",
+    "nearest_neighbors",
+    "neighbour_table",
+    "pairwise_distances",
+    "region_grid",
+    "vote",
+    "wilson_edit",
+]
+
 WEIGHTS = ("uniform", "distance", "distance2", "gaussian")
-ALGORITHMS = ("brute", "kdtree")
-CHUNK_BYTES = 2**20  # memory for one chunk of the distance computation (cache-sized: faster than larger)
-EXACT_DIMS = 8  # up to this many features, the chosen neighbours' distances are recomputed in float64
+ALGORITHMS = ("auto", "brute", "kdtree")
+TIE_RULE = "a tie between classes goes to the class of the nearest neighbour among the tied classes"
 
 
-def minkowski_p(metric: str, p: float = 2) -> float | None:
-    """The Minkowski exponent a metric stands for (None for cosine and hamming)."""
-    return {"euclidean": 2.0, "manhattan": 1.0, "chebyshev": np.inf, "minkowski": float(p)}.get(metric)
+def relative_weights(distances: np.ndarray, weights: str = "uniform", bandwidth: float = 1.0) -> np.ndarray:
+    """Vote weights w_i / w_nearest for each row of distances (1 for the nearest neighbour).
 
-
-def _distances(A: np.ndarray, B: np.ndarray, metric: str, p: float) -> np.ndarray:
-    """Exact float64 distances between broadcastable point arrays (last axis = features)."""
-    if metric == "cosine":
-        norms = np.linalg.norm(A, axis=-1) * np.linalg.norm(B, axis=-1)
-        dots = (A * B).sum(axis=-1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            similarity = np.where(norms > 0, dots / norms, 0.0)
-        return np.clip(1.0 - similarity, 0.0, 2.0)
-    if metric == "hamming":
-        return (A != B).mean(axis=-1)
-    return minkowski_distance(A - B, minkowski_p(metric, p))
-
-
-def pairwise_distances(A: Any, B: Any, metric: str = "euclidean", p: float = 2) -> np.ndarray:
-    """Exact float64 distances between every row of A and every row of B, shape (len(A), len(B))."""
-    A, B = np.asarray(A, dtype=np.float64), np.asarray(B, dtype=np.float64)
-    return _distances(A[:, None, :], B[None, :, :], metric, p)
-
-
-@dataclass(frozen=True)
-class TrainingSet:
-    """Training points prepared once for brute-force searches (centred float32, squared norms).
-
-    For small-integer data (binary pixels) under the Euclidean metric, ``keyed`` also holds
-    the rows [−2n·x, n·|x|² + j] for training point j of n: a query [b, 1] times it gives
-    n·(|x_j|² − 2 b·x_j) + j, an exact integer in float32 that orders the neighbours by
-    (distance, index) on its own, so one matrix multiply and one ``partition`` find them.
+    Working relative to the nearest distance d_1 keeps them representable: exp(−(d² − d_1²)/h²)
+    is 1 for the nearest even when exp(−d²/h²) underflows to 0 (far from the data, small h).
     """
-
-    X: np.ndarray
-    metric: str
-    p: float
-    centre: np.ndarray | None = None
-    X32: np.ndarray | None = None
-    squared_norms: np.ndarray | None = None
-    keyed: np.ndarray | None = None
-
-    @classmethod
-    def prepare(cls, X: Any, metric: str = "euclidean", p: float = 2) -> TrainingSet:
-        X = np.asarray(X, dtype=np.float64)
-        if minkowski_p(metric, p) != 2:
-            return cls(X, metric, p)
-        # Small integers (binary pixels) are exact in float32: do not centre them, so their
-        # squared distances stay exact integers. Otherwise centre to limit cancellation.
-        n = len(X)
-        small_integers = np.abs(X).max(initial=0.0) ** 2 * X.shape[1] < 2**20 and bool(
-            np.all(X == np.round(X))
-        )
-        centre = np.zeros(X.shape[1]) if small_integers else X.mean(axis=0)
-        X32 = (X - centre).astype(np.float32)
-        squared_norms = np.einsum("ij,ij->i", X32, X32)
-        keyed = None
-        if small_integers:
-            keyed = np.column_stack([-2.0 * n * X, n * squared_norms + np.arange(n)]).astype(np.float32)
-        return cls(X, metric, p, centre, X32, squared_norms, keyed)
-
-
-def _keyed_neighbors(
-    prepared: TrainingSet, block: np.ndarray, k: int, out: np.ndarray
-) -> tuple[np.ndarray, np.ndarray] | None:
-    """The k nearest neighbours by packed integer keys, or None when the keys are not exact.
-
-    Every partial sum of the product stays below n·(|x|² + 2|b||x| + 1) in magnitude
-    (Cauchy–Schwarz), so when that is under 2²⁴ and the query is integer the float32
-    arithmetic is exact and the keys are distinct integers.
-    """
-    n = len(prepared.X)
-    B32 = block.astype(np.float32)
-    query_norms = np.einsum("ij,ij->i", B32, B32)
-    top = float(prepared.squared_norms.max())
-    if n * (top + 2 * np.sqrt(float(query_norms.max()) * top) + 1) >= 2**24:
-        return None
-    if block.dtype.kind == "f" and np.any(np.rint(B32) != B32):
-        return None
-    augmented = np.ones((len(B32), B32.shape[1] + 1), dtype=np.float32)
-    augmented[:, :-1] = B32
-    keys = np.matmul(augmented, prepared.keyed.T, out=out)
-    if k == 1:
-        keys = keys.min(axis=1, keepdims=True)
-    elif k < n:
-        keys.partition(k - 1, axis=1)
-    keys = np.sort(keys[:, :k], axis=1).astype(np.int64)
-    values, columns = np.divmod(keys, n)
-    return np.sqrt(np.maximum(values + query_norms[:, None], 0.0)), columns
-
-
-def nearest_neighbors(
-    Q: Any, T: Any, k: int, metric: str = "euclidean", p: float = 2
-) -> tuple[np.ndarray, np.ndarray]:
-    """The k nearest rows of T for every row of Q, by brute force: (distances, indices).
-
-    ``T`` is an array or a :class:`TrainingSet` prepared for the same metric. For the
-    Euclidean metric the squared distances come from one float32 matrix multiply per chunk of
-    queries, after centring both sides on the training mean (which keeps the cancellation in
-    |a|² + |b|² − 2a·b small); other metrics are computed exactly. ``argpartition`` then picks
-    the k smallest per row, sorted by (distance, index); which of several points tied at the
-    k-th distance are kept is unspecified. Small-integer data use packed keys (see
-    :class:`TrainingSet`): exact, and ties at the k-th distance go to the lowest indices.
-    Integer queries are converted chunk by chunk, never copied whole to float64.
-    """
-    prepared = T if isinstance(T, TrainingSet) else TrainingSet.prepare(T, metric, p)
-    Q, T = np.asarray(Q), prepared.X
-    if Q.dtype.kind not in "biu":  # integer queries (pixels) are converted chunk by chunk
-        Q = Q.astype(np.float64, copy=False)
-    n, dims = T.shape
-    euclidean = prepared.X32 is not None
-    rows = max(1, CHUNK_BYTES // (n * (4 if euclidean else 8 * dims)))
-    distances = np.empty((len(Q), k))
-    indices = np.empty((len(Q), k), dtype=np.int64)
-    if euclidean:  # one buffer for every chunk's ranking: fresh memory is slow to touch
-        buffer = np.empty((min(rows, len(Q)), n), dtype=np.float32)
-    for start in range(0, len(Q), rows):
-        block = Q[start : start + rows]
-        if euclidean and prepared.keyed is not None:  # small integers: not centred
-            found = _keyed_neighbors(prepared, block, k, buffer[: len(block)])
-            if found is not None:
-                distances[start : start + len(block)], indices[start : start + len(block)] = found
-                continue
-        block = block.astype(np.float64, copy=False)
-        if euclidean:
-            B32 = (block - prepared.centre).astype(np.float32)
-            # |b|² is the same along a row, so it is left out of the ranking and added after.
-            ranking = np.matmul(B32, prepared.X32.T, out=buffer[: len(block)])
-            ranking *= -2.0
-            ranking += prepared.squared_norms
+    distances = np.asarray(distances, dtype=np.float64)
+    if weights == "uniform":
+        return np.ones_like(distances)
+    nearest = distances.min(axis=1, keepdims=True)
+    same = distances == nearest  # also where both are inf, which the arithmetic below turns to NaN
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        if weights == "gaussian":
+            # d² − d_1² = (d − d_1)(d + d_1), each factor divided by h first: no overflow to inf − inf
+            w = np.exp(-((distances - nearest) / bandwidth) * ((distances + nearest) / bandwidth))
         else:
-            ranking = _distances(block[:, None, :], T[None, :, :], metric, p)
-        if k == 1:
-            candidates = ranking.argmin(axis=1)[:, None]
-        elif k < n:
-            candidates = np.argpartition(ranking, k - 1, axis=1)[:, :k]
-        else:
-            candidates = np.broadcast_to(np.arange(n), (len(block), n))
-        if dims <= EXACT_DIMS:  # cheap: measure the chosen few exactly, in float64
-            chosen = _distances(block[:, None, :], T[candidates], metric, p)
-        else:
-            chosen = np.take_along_axis(ranking, candidates, axis=1).astype(np.float64)
-            if euclidean:
-                chosen = np.sqrt(np.maximum(chosen + np.einsum("ij,ij->i", B32, B32)[:, None], 0.0))
-        order = np.lexsort((candidates, chosen), axis=1)
-        distances[start : start + len(block)] = np.take_along_axis(chosen, order, axis=1)
-        indices[start : start + len(block)] = np.take_along_axis(candidates, order, axis=1)
-    return distances, indices
+            w = (nearest / distances) ** (1 if weights == "distance" else 2)
+    w[same] = 1.0
+    # An exact match wins outright: only the zero-distance neighbours vote.
+    exact_rows = nearest[:, 0] == 0
+    w[exact_rows] = (distances[exact_rows] == 0).astype(np.float64)
+    return w
 
 
 def vote(
@@ -197,40 +98,53 @@ def vote(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Weighted vote over the neighbours in each row (columns sorted nearest first).
 
-    ``labels`` are class indices 0..n_classes−1. Returns ``(winner, scores, tied)``: the winning
-    class index per row, the normalised vote share per class, and whether the top score was
-    shared by several classes (then the class of the nearest tied neighbour won).
+    ``labels`` are class indices 0..n_classes−1. Returns ``(winner, shares, tied)``: the winning
+    class index per row, each class's share of the vote, and whether the top total was shared
+    by several classes, in which case :data:`TIE_RULE` decided.
     """
     labels = np.asarray(labels)
-    distances = np.asarray(distances, dtype=np.float64)
-    if weights == "uniform":
-        w = np.ones_like(distances)
-    elif weights == "gaussian":
-        w = np.exp(-(distances**2) / bandwidth**2)
-    else:
-        power = 1 if weights == "distance" else 2
-        exact = distances == 0
-        with np.errstate(divide="ignore"):
-            w = 1.0 / distances**power
-        # An exact match wins outright: only the zero-distance neighbours vote.
-        has_exact = exact.any(axis=1)
-        w[has_exact] = exact[has_exact].astype(np.float64)
+    w = relative_weights(distances, weights, bandwidth)
     cells = (np.arange(len(labels))[:, None] * n_classes + labels).ravel()
     scores = np.bincount(cells, w.ravel(), minlength=len(labels) * n_classes).reshape(len(labels), n_classes)
     best = scores.max(axis=1, keepdims=True)
     is_top = np.isclose(scores, best, rtol=1e-12, atol=0) & (best > 0)
     tied = is_top.sum(axis=1) > 1
     # The nearest neighbour whose class is among the top ones decides.
-    top_of_neighbour = np.take_along_axis(is_top, labels, axis=1)
-    first = top_of_neighbour.argmax(axis=1)
+    first = np.take_along_axis(is_top, labels, axis=1).argmax(axis=1)
     winner = labels[np.arange(len(labels)), first]
     totals = scores.sum(axis=1, keepdims=True)
     shares = np.divide(scores, totals, out=np.full_like(scores, 1.0 / n_classes), where=totals > 0)
     return winner, shares, tied
 
 
-class KNNClassifier:
-    """k-nearest-neighbours classifier, brute force or with a k-d tree.
+def knn_textbook(X_train: Any, y_train: Any, x: Any, k: int) -> Any:
+    """The post's k-NN in a few lines: sort every training point by its Euclidean distance to x,
+    take the k first, return their most common label (a tie: the nearest tied neighbour's label).
+
+    Equal distances keep the training order, as in :class:`KNNClassifier`, which returns the
+    same predictions with a faster search.
+    """
+    distance = [math.sqrt(sum((a - b) ** 2 for a, b in zip(x, point, strict=True))) for point in X_train]
+    nearest = sorted(range(len(X_train)), key=lambda i: (distance[i], i))[:k]
+    labels = [y_train[i] for i in nearest]
+    counts = Counter(labels)
+    return next(label for label in labels if counts[label] == max(counts.values()))
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What decided each query: its neighbours (nearest first), each class's vote share, the
+    winning label, and whether the vote was tied (then :data:`TIE_RULE` decided)."""
+
+    distances: np.ndarray
+    indices: np.ndarray
+    shares: np.ndarray
+    label: np.ndarray
+    tied: np.ndarray
+
+
+class KNNClassifier(Estimator):
+    """k-nearest-neighbours classifier.
 
     Parameters
     ----------
@@ -238,32 +152,36 @@ class KNNClassifier:
         Number of neighbours that vote. Must be at most the number of training points.
     metric : {"euclidean", "manhattan", "chebyshev", "minkowski", "cosine", "hamming"}
         Distance between points. "minkowski" uses ``p``; "hamming" is the fraction of
-        coordinates that differ; "cosine" is 1 − cos(angle).
+        coordinates that differ (for categorical data: see :func:`metric_suits`); "cosine" is
+        1 − cos(angle).
     p : float, default 2
         Exponent of the Minkowski metric (p ≥ 1; ``np.inf`` is Chebyshev).
     weights : {"uniform", "distance", "distance2", "gaussian"}
         Vote weight of a neighbour at distance d: 1, 1/d, 1/d², exp(−d²/bandwidth²).
-    algorithm : {"brute", "kdtree"}
-        How neighbours are found; both give the same answers. The k-d tree supports the
-        Minkowski metrics only.
+    algorithm : {"auto", "brute", "kdtree"}, default "auto"
+        How neighbours are found; all give the same answers. "auto" takes a bucket grid for 1-D
+        and 2-D data under a Minkowski metric and brute force otherwise; "kdtree" asks a
+        :class:`~classic.kdtree.KDTree` (Minkowski metrics only).
     bandwidth : float, default 1.0
         Width h of the Gaussian weights.
 
     Attributes
     ----------
     classes_ : ndarray, the sorted distinct training labels.
+    n_features_in_ : int
     X_, y_ : the training points (float64) and their class indices into ``classes_``.
     tree_ : KDTree or None.
-    training_set_ : TrainingSet, the training points prepared for brute-force search.
+    training_set_ : TrainingSet, the training points prepared for the search.
     """
 
     def __init__(
         self,
+        *,
         k: int = 5,
         metric: str = "euclidean",
         p: float = 2,
         weights: str = "uniform",
-        algorithm: str = "brute",
+        algorithm: str = "auto",
         bandwidth: float = 1.0,
     ) -> None:
         self.k = k
@@ -273,21 +191,15 @@ class KNNClassifier:
         self.algorithm = algorithm
         self.bandwidth = bandwidth
 
-    def __repr__(self) -> str:
-        return (
-            f"KNNClassifier(k={self.k}, metric={self.metric!r}, weights={self.weights!r}, "
-            f"algorithm={self.algorithm!r})"
-        )
-
     def _check_params(self) -> None:
-        if self.metric not in METRICS:
-            raise ValueError(f"metric must be one of {', '.join(METRICS)}; got {self.metric!r}")
-        if self.weights not in WEIGHTS:
-            raise ValueError(f"weights must be one of {', '.join(WEIGHTS)}; got {self.weights!r}")
-        if self.algorithm not in ALGORITHMS:
-            raise ValueError(f"algorithm must be 'brute' or 'kdtree'; got {self.algorithm!r}")
-        if isinstance(self.k, bool) or int(self.k) != self.k or self.k < 1:
-            raise ValueError(f"k must be a positive integer; got {self.k!r}")
+        for name, value, allowed in (
+            ("metric", self.metric, METRICS),
+            ("weights", self.weights, WEIGHTS),
+            ("algorithm", self.algorithm, ALGORITHMS),
+        ):
+            if value not in allowed:
+                raise ValueError(f"{name} must be one of {', '.join(allowed)}; got {value!r}")
+        _check_k(self.k)
         if self.metric == "minkowski" and not self.p >= 1:
             raise ValueError(f"p must be >= 1 for the Minkowski metric; got {self.p!r}")
         if not (np.isfinite(self.bandwidth) and self.bandwidth > 0):
@@ -296,59 +208,58 @@ class KNNClassifier:
             raise ValueError(f"the k-d tree supports Minkowski metrics only, not {self.metric!r}")
 
     def fit(self, X: Any, y: Any) -> KNNClassifier:
-        """Store the training data (and build the k-d tree). Returns self."""
+        """Store the training data (prepared for the search). Returns self."""
         self._check_params()
-        X = _check_points(X)
+        X = check_points(X)
         y = np.asarray(y)
         if y.ndim != 1 or len(y) != len(X):
             raise ValueError(f"y must be 1-D with one label per row of X; got {y.shape} for {len(X)} rows")
         if self.k > len(X):
             raise ValueError(f"k={self.k} is larger than the training set ({len(X)} points)")
         self.classes_, self.y_ = np.unique(y, return_inverse=True)
+        self.n_features_in_ = X.shape[1]
         self.X_ = X
         self.tree_ = KDTree(X) if self.algorithm == "kdtree" else None
         self.training_set_ = TrainingSet.prepare(X, self.metric, self.p)
         return self
 
-    def _check_fitted(self, X: Any) -> np.ndarray:
-        if not hasattr(self, "X_"):
-            raise ValueError("this KNNClassifier is not fitted yet: call fit(X, y) first")
-        X = _check_points(X, keep_integers=self.tree_ is None)
-        if X.shape[1] != self.X_.shape[1]:
-            raise ValueError(f"X has {X.shape[1]} features, the model was fitted on {self.X_.shape[1]}")
-        return X
-
     def kneighbors(self, X: Any, k: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Distances and training indices of the k nearest neighbours, nearest first."""
-        X = self._check_fitted(X)
+        check_is_fitted(self, "X_")
+        X = check_points(X, keep_integers=self.tree_ is None)
+        if X.shape[1] != self.n_features_in_:
+            raise ValueError(f"X has {X.shape[1]} features, the model was fitted on {self.n_features_in_}")
         k = self.k if k is None else k
         if isinstance(k, bool) or int(k) != k or not 1 <= k <= len(self.X_):
             raise ValueError(f"k must be an integer in [1, {len(self.X_)}]; got {k!r}")
         if self.tree_ is not None:
-            q = minkowski_p(self.metric, self.p)
-            results = [self.tree_.query(x, k, p=q) for x in X]
-            return np.array([r[0] for r in results]), np.array([r[1] for r in results], dtype=np.int64)
-        return nearest_neighbors(X, self.training_set_, int(k), self.metric, self.p)
+            return self.tree_.query_many(X, int(k), p=minkowski_p(self.metric, self.p))
+        algorithm = "auto" if self.algorithm == "auto" else "brute"
+        return nearest_neighbors(X, self.training_set_, int(k), algorithm=algorithm)
 
-    def _vote(self, X: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def decide(self, X: Any) -> Decision:
+        """The neighbours, the vote shares, the winning label and the tie flag of each row of X."""
         distances, indices = self.kneighbors(X)
-        return vote(self.y_[indices], distances, len(self.classes_), self.weights, self.bandwidth)
+        winner, shares, tied = vote(
+            self.y_[indices], distances, len(self.classes_), self.weights, self.bandwidth
+        )
+        return Decision(distances, indices, shares, self.classes_[winner], tied)
 
     def predict(self, X: Any) -> np.ndarray:
-        """The winning label for each row of X (ties: the nearest tied neighbour's class)."""
-        winner = self._vote(X)[0]
-        return self.classes_[winner]
+        """The winning label for each row of X (ties: see :data:`TIE_RULE`)."""
+        return self.decide(X).label
 
     def predict_proba(self, X: Any) -> np.ndarray:
         """Each class's share of the (weighted) vote, columns in the order of ``classes_``."""
-        return self._vote(X)[1]
-
-    def score(self, X: Any, y: Any) -> float:
-        """Accuracy on (X, y)."""
-        return float(np.mean(self.predict(X) == np.asarray(y)))
+        return self.decide(X).shares
 
 
-def _check_points(X: Any, keep_integers: bool = False) -> np.ndarray:
+def _check_k(k: Any) -> None:
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer, float)) or int(k) != k or k < 1:
+        raise ValueError(f"k must be a positive integer; got {k!r}")
+
+
+def check_points(X: Any, keep_integers: bool = False) -> np.ndarray:
     """X as a float64 matrix (or, with ``keep_integers``, an integer one as it is), checked."""
     X = np.asarray(X) if keep_integers else X
     if not (keep_integers and X.dtype.kind in "biu"):
@@ -365,6 +276,35 @@ def _check_points(X: Any, keep_integers: bool = False) -> np.ndarray:
     return X
 
 
+def _neighbours_of_each_other(X: np.ndarray, k: int, metric: str, p: float) -> tuple[np.ndarray, np.ndarray]:
+    """For every training point, its k nearest other points (itself left out, even among duplicates)."""
+    distances, indices = nearest_neighbors(X, X, min(k + 1, len(X)), metric, p)
+    others = indices != np.arange(len(X))[:, None]
+    keep = np.argsort(~others, axis=1, kind="stable")[:, : indices.shape[1] - 1]
+    return np.take_along_axis(distances, keep, axis=1), np.take_along_axis(indices, keep, axis=1)
+
+
+def _accuracy_per_k(
+    distances: np.ndarray,
+    indices: np.ndarray,
+    y_index: np.ndarray,
+    truth: np.ndarray,
+    k_values: list[int],
+    weights: str,
+    bandwidth: float,
+) -> np.ndarray:
+    """Accuracy of the vote over the first k neighbour columns, for each k (class indices)."""
+    n_classes = int(y_index.max()) + 1
+    return np.array(
+        [
+            np.mean(
+                vote(y_index[indices[:, :k]], distances[:, :k], n_classes, weights, bandwidth)[0] == truth
+            )
+            for k in k_values
+        ]
+    )
+
+
 def leave_one_out_accuracy(
     X: Any,
     y: Any,
@@ -375,37 +315,11 @@ def leave_one_out_accuracy(
     bandwidth: float = 1.0,
 ) -> np.ndarray:
     """Leave-one-out accuracy for each k: every point classified by the others (one search)."""
-    X = _check_points(X)
-    classes, y_index = np.unique(np.asarray(y), return_inverse=True)
+    X = check_points(X)
+    _, y_index = np.unique(np.asarray(y), return_inverse=True)
     k_values = [int(k) for k in k_values]
-    distances, indices = nearest_neighbors(X, X, min(max(k_values) + 1, len(X)), metric, p)
-    # Drop each point itself (it may not be first when duplicates sit at distance 0).
-    mask = indices != np.arange(len(X))[:, None]
-    keep = np.argsort(~mask, axis=1, kind="stable")[:, : indices.shape[1] - 1]
-    indices = np.take_along_axis(indices, keep, axis=1)
-    distances = np.take_along_axis(distances, keep, axis=1)
-    scores = []
-    for k in k_values:
-        winner, _, _ = vote(y_index[indices[:, :k]], distances[:, :k], len(classes), weights, bandwidth)
-        scores.append(np.mean(winner == y_index))
-    return np.array(scores)
-
-
-def region_grid(
-    X: Any, resolution: int = 200, margin: float = 0.1
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A ``resolution`` × ``resolution`` grid over the data's bounding box (plus a margin).
-
-    Returns ``(xs, ys, points)`` with ``points`` of shape (resolution², 2), row-major over ys,
-    ready to classify and reshape to an image.
-    """
-    X = _check_points(X)
-    low, high = X[:, :2].min(axis=0), X[:, :2].max(axis=0)
-    pad = margin * np.where(high > low, high - low, 1.0)
-    xs = np.linspace(low[0] - pad[0], high[0] + pad[0], resolution)
-    ys = np.linspace(low[1] - pad[1], high[1] + pad[1], resolution)
-    grid_x, grid_y = np.meshgrid(xs, ys)
-    return xs, ys, np.column_stack([grid_x.ravel(), grid_y.ravel()])
+    distances, indices = _neighbours_of_each_other(X, max(k_values), metric, p)
+    return _accuracy_per_k(distances, indices, y_index, y_index, k_values, weights, bandwidth)
 
 
 def accuracy_by_k(
@@ -420,17 +334,106 @@ def accuracy_by_k(
     bandwidth: float = 1.0,
 ) -> np.ndarray:
     """Accuracy on (X_eval, y_eval) for each k, from one neighbour search for the largest k."""
-    X_train = _check_points(X_train)
+    X_train = check_points(X_train)
     classes, y_index = np.unique(np.asarray(y_train), return_inverse=True)
     k_values = [int(k) for k in k_values]
-    distances, indices = nearest_neighbors(_check_points(X_eval), X_train, max(k_values), metric, p)
-    y_eval = np.asarray(y_eval)
-    return np.array(
-        [
-            np.mean(
-                classes[vote(y_index[indices[:, :k]], distances[:, :k], len(classes), weights, bandwidth)[0]]
-                == y_eval
-            )
-            for k in k_values
-        ]
-    )
+    distances, indices = nearest_neighbors(check_points(X_eval), X_train, max(k_values), metric, p)
+    # An evaluation label never seen in training can never be predicted: it gets index −1.
+    position = np.searchsorted(classes, np.asarray(y_eval))
+    position = np.minimum(position, len(classes) - 1)
+    truth = np.where(classes[position] == np.asarray(y_eval), position, -1)
+    return _accuracy_per_k(distances, indices, y_index, truth, k_values, weights, bandwidth)
+
+
+def wilson_edit(X: Any, y: Any, k: int = 3, metric: str = "euclidean", p: float = 2) -> np.ndarray:
+    """Wilson's editing: the indices of the points their k nearest other points classify correctly.
+
+    Points that the rest of the data out-vote (noise, or points deep in the other class's
+    region) are dropped; the boundary between the classes becomes smoother. Uniform vote,
+    ties by :data:`TIE_RULE`. Returns the kept indices in increasing order.
+    """
+    X = check_points(X)
+    _check_k(k)
+    if k >= len(X):
+        raise ValueError(f"k={k} must be below the number of points ({len(X)}): each point is left out")
+    classes, y_index = np.unique(np.asarray(y), return_inverse=True)
+    distances, indices = _neighbours_of_each_other(X, int(k), metric, p)
+    winner, _, _ = vote(y_index[indices], distances, len(classes))
+    return np.flatnonzero(winner == y_index)
+
+
+def hart_condense(X: Any, y: Any, metric: str = "euclidean", p: float = 2) -> np.ndarray:
+    """Hart's condensed nearest neighbour: a consistent subset for 1-NN, as Hart (1968) builds it.
+
+    Start with the first point; go through the points in order and add every one that 1-NN on
+    the points kept so far misclassifies; repeat passes until one adds nothing. Every training
+    point is then classified correctly by its nearest kept point. Returns the kept indices in
+    increasing order.
+    """
+    X = check_points(X)
+    y = np.asarray(y)
+    kept = [0]
+    changed = True
+    while changed:
+        changed = False
+        for i in range(len(X)):
+            store = np.array(kept)
+            nearest = store[np.argmin(pairwise_distances(X[i : i + 1], X[store], metric, p)[0])]
+            if y[nearest] != y[i]:
+                kept.append(i)
+                changed = True
+    return np.sort(np.array(kept))
+
+
+def region_grid(
+    X: Any, resolution: int = 200, margin: float = 0.1
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A ``resolution`` × ``resolution`` grid over the data's bounding box (plus a margin).
+
+    Returns ``(xs, ys, points)`` with ``points`` of shape (resolution², 2), row-major over ys,
+    ready to classify and reshape to an image.
+    """
+    X = check_points(X)
+    low, high = X[:, :2].min(axis=0), X[:, :2].max(axis=0)
+    pad = margin * np.where(high > low, high - low, 1.0)
+    xs = np.linspace(low[0] - pad[0], high[0] + pad[0], resolution)
+    ys = np.linspace(low[1] - pad[1], high[1] + pad[1], resolution)
+    grid_x, grid_y = np.meshgrid(xs, ys)
+    return xs, ys, np.column_stack([grid_x.ravel(), grid_y.ravel()])
+
+
+@dataclass(frozen=True)
+class NeighbourTable:
+    """The ``k_max`` nearest training points of many queries, compact enough to cache or send
+    to a browser player: ``indices`` int32 and ``distances`` float32, shape (queries, k_max),
+    nearest first. Any k ≤ k_max is a vote over the first k columns."""
+
+    indices: np.ndarray
+    distances: np.ndarray
+
+    def vote(self, y_index: np.ndarray, k: int, weights: str = "uniform", bandwidth: float = 1.0) -> tuple:
+        """:func:`vote` over the first k columns, with ``y_index`` the training class indices."""
+        n_classes = int(np.max(y_index)) + 1
+        return vote(y_index[self.indices[:, :k]], self.distances[:, :k], n_classes, weights, bandwidth)
+
+
+def neighbour_table(
+    queries: Any, X_train: Any, k_max: int, metric: str = "euclidean", p: float = 2
+) -> NeighbourTable:
+    """The ``k_max`` nearest training points of every query (e.g. every pixel of a region map).
+
+    Searched in slices of queries, so the float64/int64 temporaries stay small next to the
+    float32/int32 result (8 bytes per query and neighbour).
+    """
+    queries, X_train = check_points(queries), check_points(X_train)
+    _check_k(k_max)
+    if k_max > len(X_train):
+        raise ValueError(f"k_max={k_max} is larger than the training set ({len(X_train)} points)")
+    prepared = TrainingSet.prepare(X_train, metric, p)
+    indices = np.empty((len(queries), int(k_max)), dtype=np.int32)
+    distances = np.empty((len(queries), int(k_max)), dtype=np.float32)
+    step = max(1024, 2**22 // int(k_max))
+    for start in range(0, len(queries), step):
+        found = nearest_neighbors(queries[start : start + step], prepared, int(k_max))
+        distances[start : start + step], indices[start : start + step] = found
+    return NeighbourTable(indices, distances)

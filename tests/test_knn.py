@@ -60,8 +60,8 @@ def test_cosine_and_hamming_equal_sklearn(blobs, metric):
 def test_brute_and_kdtree_agree_on_every_k(blobs):
     X, y, Q = blobs
     for k in range(1, 11):
-        brute = KNNClassifier(k, algorithm="brute").fit(X, y).kneighbors(Q)
-        tree = KNNClassifier(k, algorithm="kdtree").fit(X, y).kneighbors(Q)
+        brute = KNNClassifier(k=k, algorithm="brute").fit(X, y).kneighbors(Q)
+        tree = KNNClassifier(k=k, algorithm="kdtree").fit(X, y).kneighbors(Q)
         np.testing.assert_array_equal(brute[1], tree[1])
         np.testing.assert_allclose(brute[0], tree[0], rtol=1e-10)
 
@@ -70,9 +70,10 @@ def test_neighbours_are_sorted_and_chunking_changes_nothing(blobs, monkeypatch):
     X, _, Q = blobs
     distances, indices = nearest_neighbors(Q, X, 9)
     assert np.all(np.diff(distances, axis=1) >= 0)
-    import classic.knn as knn
+    from classic import _search
 
-    monkeypatch.setattr(knn, "CHUNK_BYTES", 4096)  # a few rows per chunk
+    monkeypatch.setattr(_search, "CACHE_BYTES", 4096)  # a few rows per chunk
+    monkeypatch.setattr(_search, "MIN_CHUNK_ROWS", 3)
     again = nearest_neighbors(Q, X, 9)
     np.testing.assert_array_equal(again[1], indices)
 
@@ -146,7 +147,7 @@ def test_leave_one_out_equals_a_loop(blobs):
     expected = []
     for k in (1, 3, 5):
         hits = [
-            KNNClassifier(k).fit(np.delete(X, i, 0), np.delete(y, i)).predict(X[i : i + 1])[0] == y[i]
+            KNNClassifier(k=k).fit(np.delete(X, i, 0), np.delete(y, i)).predict(X[i : i + 1])[0] == y[i]
             for i in range(len(X))
         ]
         expected.append(np.mean(hits))
@@ -226,7 +227,9 @@ def test_accuracy_by_k_equals_fitting_each_k(blobs):
     X, y, _ = blobs
     X_train, X_test, y_train, y_test = X[:200], X[200:], y[:200], y[200:]
     ks = [1, 4, 9, 25]
-    expected = [KNNClassifier(k, weights="distance").fit(X_train, y_train).score(X_test, y_test) for k in ks]
+    expected = [
+        KNNClassifier(k=k, weights="distance").fit(X_train, y_train).score(X_test, y_test) for k in ks
+    ]
     np.testing.assert_allclose(
         accuracy_by_k(X_train, y_train, X_test, y_test, ks, weights="distance"), expected
     )

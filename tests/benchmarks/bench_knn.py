@@ -54,7 +54,7 @@ def main() -> None:
     X, y = datasets.load_semeion()
     X_train, X_test, y_train, y_test = evaluation.train_test_split(X, y, test_size=793, random_state=0)
     for k in (1, 15):
-        ours = KNNClassifier(k).fit(X_train, y_train)
+        ours = KNNClassifier(k=k).fit(X_train, y_train)
         theirs = KNeighborsClassifier(k, algorithm="brute").fit(X_train, y_train)
         assert ours.score(X_test, y_test) > 0.8
         report(

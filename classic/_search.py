@@ -1,0 +1,329 @@
+"""Finding the k nearest training points of many queries at once: the fast paths behind k-NN.
+
+Every path returns the same answer, the k nearest training points sorted by (distance, index)
+with exact float64 distances; they differ only in how much work they skip.
+
+- **Brute force** (any metric, any dimension). The training set is prepared once
+  (:class:`TrainingSet`). For the Euclidean metric |a − b|² = |a|² + |b|² − 2 a·b ranks all
+  training points with one float32 matrix multiply per chunk of queries (chunks sized so one
+  chunk's ranking stays in cache), then a partition picks the k smallest. Small-integer data
+  (binary pixels) pack distance and index into one exact float32 key per pair, so a plain
+  ``partition`` on values finds the neighbours with ties to the lowest index. Other metrics,
+  and coordinates large enough for float32 to overflow, are measured exactly in float64.
+- **Bucket grid** (two dimensions or one, Minkowski metrics). The plane is cut into cells of a
+  few points each. A query first measures the points in its cell and the ring of cells around
+  it; every point outside those cells is at least as far as the nearest edge of the searched
+  square, so once the k-th distance found is below that edge the answer is final, otherwise
+  the square grows by one ring. Queries in the same block of cells share their candidates, so
+  each block is one small dense distance matrix.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from classic.distances import distances, minkowski_p
+
+CACHE_BYTES = 2**20  # one chunk's ranking fits in a core's L2 cache (1–2 MiB on current CPUs)
+MIN_CHUNK_ROWS = 64  # fewer query rows per chunk re-read the whole training matrix too often
+EXACT_DIMS = 8  # up to this many features, the chosen neighbours' distances are recomputed in float64
+FLOAT32_SAFE = 1e36  # largest |x|²·d for which float32 squares and dot products stay finite
+TILE_SAFE = 2.0**250  # coordinates below this keep the bucket grid's powers finite in float64
+TILE_WORK = 4096  # a query tile with less work than this (queries × candidates) is not cut
+TILE_COST = 2048  # the overhead of one more tile, in query–candidate pairs
+
+
+@dataclass(frozen=True)
+class TrainingSet:
+    """Training points prepared once for brute-force searches (centred float32, squared norms).
+
+    For small-integer data (binary pixels) under the Euclidean metric, ``keyed`` also holds
+    the rows [−2n·x, n·|x|² + j] for training point j of n: a query [b, 1] times it gives
+    n·(|x_j|² − 2 b·x_j) + j, an exact integer in float32 that orders the neighbours by
+    (distance, index) on its own, so one matrix multiply and one ``partition`` find them.
+    Coordinates too large for float32 leave ``X32`` empty: every search is then exact float64.
+    """
+
+    X: np.ndarray
+    metric: str
+    p: float
+    centre: np.ndarray | None = None
+    X32: np.ndarray | None = None
+    squared_norms: np.ndarray | None = None
+    keyed: np.ndarray | None = None
+
+    @classmethod
+    def prepare(cls, X: Any, metric: str = "euclidean", p: float = 2) -> TrainingSet:
+        X = np.asarray(X, dtype=np.float64)
+        if minkowski_p(metric, p) != 2:
+            return cls(X, metric, p)
+        # Small integers (binary pixels) are exact in float32: do not centre them, so their
+        # squared distances stay exact integers. Otherwise centre to limit cancellation.
+        n = len(X)
+        small_integers = np.abs(X).max(initial=0.0) ** 2 * X.shape[1] < 2**20 and bool(
+            np.all(X == np.round(X))
+        )
+        centre = np.zeros(X.shape[1]) if small_integers else X.mean(axis=0)
+        if np.abs(X - centre).max(initial=0.0) ** 2 * X.shape[1] >= FLOAT32_SAFE:
+            return cls(X, metric, p)
+        X32 = (X - centre).astype(np.float32)
+        squared_norms = np.einsum("ij,ij->i", X32, X32)
+        keyed = None
+        if small_integers:
+            keyed = np.column_stack([-2.0 * n * X, n * squared_norms + np.arange(n)]).astype(np.float32)
+        return cls(X, metric, p, centre, X32, squared_norms, keyed)
+
+
+def chunk_rows(n: int, bytes_per_pair: int, n_queries: int) -> int:
+    """Query rows per chunk: one chunk's n-wide ranking in cache, but enough rows to amortise
+    reading the training matrix once per chunk."""
+    return int(min(max(CACHE_BYTES // max(n * bytes_per_pair, 1), MIN_CHUNK_ROWS), max(n_queries, 1)))
+
+
+def _keyed_neighbors(
+    prepared: TrainingSet, block: np.ndarray, k: int, out: np.ndarray
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """The k nearest neighbours by packed integer keys, or None when the keys are not exact.
+
+    Every partial sum of the product stays below n·(|x|² + 2|b||x| + 1) in magnitude
+    (Cauchy–Schwarz), so when that is under 2²⁴ and the query is integer the float32
+    arithmetic is exact and the keys are distinct integers.
+    """
+    n = len(prepared.X)
+    if block.dtype.kind == "f" and np.abs(block).max(initial=0.0) >= 2**24:
+        return None
+    B32 = block.astype(np.float32)
+    query_norms = np.einsum("ij,ij->i", B32, B32)
+    top = float(prepared.squared_norms.max())
+    if n * (top + 2 * np.sqrt(float(query_norms.max()) * top) + 1) >= 2**24:
+        return None
+    if block.dtype.kind == "f" and np.any(np.rint(B32) != B32):
+        return None
+    augmented = np.ones((len(B32), B32.shape[1] + 1), dtype=np.float32)
+    augmented[:, :-1] = B32
+    keys = np.matmul(augmented, prepared.keyed.T, out=out)
+    if k == 1:
+        keys = keys.min(axis=1, keepdims=True)
+    elif k < n:
+        keys.partition(k - 1, axis=1)
+    keys = np.sort(keys[:, :k], axis=1).astype(np.int64)
+    values, columns = np.divmod(keys, n)
+    return np.sqrt(np.maximum(values + query_norms[:, None], 0.0)), columns
+
+
+def _smallest(ranking: np.ndarray, k: int) -> np.ndarray:
+    """Column indices of the k smallest values per row, ties at the k-th value to the lowest column."""
+    n = ranking.shape[1]
+    if k >= n:
+        return np.broadcast_to(np.arange(n), ranking.shape)
+    if k == 1:
+        return ranking.argmin(axis=1)[:, None]  # argmin returns the first of equal minima
+    chosen = np.argpartition(ranking, k - 1, axis=1)[:, :k]
+    kth = np.take_along_axis(ranking, chosen, axis=1).max(axis=1, keepdims=True)
+    # A partition keeps an arbitrary subset of the values tied at the k-th: redo those rows stably.
+    ambiguous = np.flatnonzero((ranking <= kth).sum(axis=1) > k)
+    if len(ambiguous):
+        chosen[ambiguous] = np.argsort(ranking[ambiguous], axis=1, kind="stable")[:, :k]
+    return chosen
+
+
+def _sorted_by_distance(chosen: np.ndarray, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    order = np.lexsort((candidates, chosen), axis=1)
+    return np.take_along_axis(chosen, order, axis=1), np.take_along_axis(candidates, order, axis=1)
+
+
+def brute_neighbors(Q: Any, prepared: TrainingSet, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The k nearest training points of every row of Q by measuring them all: (distances, indices).
+
+    Integer queries (pixels) are converted chunk by chunk, never copied whole to float64.
+    """
+    Q, T, metric, p = np.asarray(Q), prepared.X, prepared.metric, prepared.p
+    if Q.dtype.kind not in "biu":
+        Q = Q.astype(np.float64, copy=False)
+    n, dims = T.shape
+    euclidean = prepared.X32 is not None
+    rows = chunk_rows(n, 4 if euclidean else 8 * dims, len(Q))
+    result = np.empty((len(Q), k)), np.empty((len(Q), k), dtype=np.int64)
+    if euclidean:  # one buffer for every chunk's ranking: fresh memory is slow to touch
+        buffer = np.empty((rows, n), dtype=np.float32)
+    for start in range(0, len(Q), rows):
+        block = Q[start : start + rows]
+        found = None
+        if euclidean and prepared.keyed is not None:  # small integers: not centred
+            found = _keyed_neighbors(prepared, block, k, buffer[: len(block)])
+        if found is None:
+            block = block.astype(np.float64, copy=False)
+            centred = block - prepared.centre if euclidean else block
+            if euclidean and np.abs(centred).max(initial=0.0) ** 2 * dims < FLOAT32_SAFE:
+                found = _ranked_neighbors(prepared, centred, block, k, buffer[: len(block)])
+            else:
+                exact = _exact_in_chunks(block, T, metric, p)
+                candidates = _smallest(exact, k)
+                found = _sorted_by_distance(np.take_along_axis(exact, candidates, axis=1), candidates)
+        result[0][start : start + len(block)], result[1][start : start + len(block)] = found
+    return result
+
+
+def _exact_in_chunks(block: np.ndarray, T: np.ndarray, metric: str, p: float) -> np.ndarray:
+    """Exact float64 distances from every row of block to every row of T, bounded memory."""
+    out = np.empty((len(block), len(T)))
+    step = max(1, CACHE_BYTES // (8 * T.size))
+    for start in range(0, len(block), step):
+        out[start : start + step] = distances(block[start : start + step, None, :], T[None, :, :], metric, p)
+    return out
+
+
+def _ranked_neighbors(
+    prepared: TrainingSet, centred: np.ndarray, block: np.ndarray, k: int, out: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Euclidean neighbours ranked by one float32 matrix multiply (|b|² is the same along a row,
+    so it is left out of the ranking and added after)."""
+    B32 = centred.astype(np.float32)
+    ranking = np.matmul(B32, prepared.X32.T, out=out)
+    ranking *= -2.0
+    ranking += prepared.squared_norms
+    candidates = _smallest(ranking, k)
+    if prepared.X.shape[1] <= EXACT_DIMS:  # cheap: measure the chosen few exactly, in float64
+        chosen = distances(block[:, None, :], prepared.X[candidates], "euclidean")
+    else:
+        chosen = np.take_along_axis(ranking, candidates, axis=1).astype(np.float64)
+        chosen = np.sqrt(np.maximum(chosen + np.einsum("ij,ij->i", B32, B32)[:, None], 0.0))
+    return _sorted_by_distance(chosen, candidates)
+
+
+def tiles_suit(prepared: TrainingSet, Q: np.ndarray, k: int) -> bool:
+    """Whether the bucket grid answers this search: 1-D or 2-D Minkowski data, moderate values,
+    and k small next to n (for k near n every query measures every point anyway)."""
+    X = prepared.X
+    return (
+        X.shape[1] <= 2
+        and minkowski_p(prepared.metric, prepared.p) is not None
+        and 4 * k <= len(X)
+        and np.abs(X).max(initial=0.0) < TILE_SAFE
+        and np.abs(Q).max(initial=0.0) < TILE_SAFE
+    )
+
+
+def _powered(dx: np.ndarray, dy: np.ndarray, p: float) -> np.ndarray:
+    """Σ|Δ|^p without the root (max |Δ| for p = ∞): the ranking, monotone in the distance."""
+    if p == np.inf:
+        return np.maximum(np.abs(dx), np.abs(dy))
+    if p == 1:
+        return np.abs(dx) + np.abs(dy)
+    if p == 2:
+        return dx * dx + dy * dy
+    return np.abs(dx) ** p + np.abs(dy) ** p
+
+
+def _rooted(powered: np.ndarray, p: float) -> np.ndarray:
+    if p == 2:
+        return np.sqrt(powered)
+    if p in (1, np.inf):
+        return powered
+    return powered ** (1.0 / p)
+
+
+def _k_smallest_by_value(ranking: np.ndarray, k: int) -> np.ndarray:
+    """Column positions of the k smallest values per row, in increasing column order; of values
+    tied at the k-th, the lowest columns. A partition on the values finds each row's k-th value
+    (cheaper than ``argpartition``), a comparison marks everything up to it."""
+    kth = np.partition(ranking, k - 1, axis=1)[:, k - 1 : k]
+    keep = ranking <= kth
+    crowded = np.flatnonzero(keep.sum(axis=1) > k)
+    if len(crowded):  # more than k at or below the k-th value: drop the highest columns tied at it
+        tied = ranking[crowded] == kth[crowded]
+        surplus = keep[crowded].sum(axis=1, keepdims=True) - k
+        from_right = np.cumsum(tied[:, ::-1], axis=1)[:, ::-1]
+        keep[crowded] &= ~(tied & (from_right <= surplus))
+    return np.nonzero(keep)[1].reshape(len(ranking), k)
+
+
+def tile_neighbors(Q: Any, prepared: TrainingSet, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The k nearest training points of every row of Q, for 1-D or 2-D data, by query tiles.
+
+    Same result as :func:`brute_neighbors` with a Minkowski metric: sorted by (distance,
+    index), ties at the k-th distance to the lowest indices, distances computed in float64 as
+    :func:`classic.distances.minkowski_distance` does.
+
+    The queries' bounding box is a tile whose candidates are all training points. A tile is cut
+    into four while that saves work. For a child tile with centre c and half-diagonal h (in the
+    metric), let d_k be the k-th distance from c among its parent's candidates. Every query q
+    in the tile is within h of c, so its k-th distance is at most d_k + h, and by the triangle
+    inequality each of its neighbours (ties included) lies within d_k + 2h of c: those points
+    are the child's candidates. A tile that is not cut measures its queries against its
+    candidates only: one small dense distance matrix.
+    """
+    p = minkowski_p(prepared.metric, prepared.p)
+    dims = prepared.X.shape[1]
+    X, Q2 = np.zeros((len(prepared.X), 2)), np.zeros((len(Q), 2))
+    X[:, :dims], Q2[:, :dims] = prepared.X, np.asarray(Q, dtype=np.float64)
+    out_d, out_i = np.empty((len(Q2), k)), np.empty((len(Q2), k), dtype=np.int64)
+    stack = [(np.arange(len(Q2)), Q2.min(axis=0), Q2.max(axis=0), np.arange(len(X)))]
+    while stack:
+        rows, low, high, candidates = stack.pop()
+        children = _cut(Q2, rows, low, high, X, candidates, k, p)
+        if children is not None:
+            stack.extend(children)
+            continue
+        q = Q2[rows]
+        ranking = _powered(q[:, :1] - X[candidates, 0], q[:, 1:] - X[candidates, 1], p)
+        columns = _k_smallest_by_value(ranking, k)
+        values = np.take_along_axis(ranking, columns, axis=1)
+        order = np.argsort(values, axis=1, kind="stable")  # columns ascend, so ties stay by index
+        out_d[rows] = _rooted(np.take_along_axis(values, order, axis=1), p)
+        out_i[rows] = candidates[np.take_along_axis(columns, order, axis=1)]
+    return out_d, out_i
+
+
+def _cut(
+    Q: np.ndarray,
+    rows: np.ndarray,
+    low: np.ndarray,
+    high: np.ndarray,
+    X: np.ndarray,
+    candidates: np.ndarray,
+    k: int,
+    p: float,
+) -> list | None:
+    """The four quarters of a tile with their candidates, or None when cutting saves no work."""
+    work = len(rows) * len(candidates)
+    if len(rows) < 2 or work < TILE_WORK or len(candidates) <= k:
+        return None
+    middle = (low + high) / 2
+    right, top = Q[rows, 0] > middle[0], Q[rows, 1] > middle[1]
+    children, child_work = [], 0
+    for is_right in (False, True):
+        for is_top in (False, True):
+            inside = rows[(right == is_right) & (top == is_top)]
+            if not len(inside):
+                continue
+            lo = np.where([is_right, is_top], middle, low)
+            hi = np.where([is_right, is_top], high, middle)
+            centre = (lo + hi) / 2
+            half = _rooted(_powered(np.array([hi[0] - centre[0]]), np.array([hi[1] - centre[1]]), p), p)[0]
+            reach = _rooted(_powered(centre[0] - X[candidates, 0], centre[1] - X[candidates, 1], p), p)
+            radius = np.partition(reach, k - 1)[k - 1] + 2 * half
+            kept = candidates[reach <= radius * (1 + 1e-9) + 1e-300]
+            children.append((inside, lo, hi, kept))
+            child_work += len(inside) * len(kept) + TILE_COST
+    return children if child_work < work else None
+
+
+def nearest_neighbors(
+    Q: Any, T: Any, k: int, metric: str = "euclidean", p: float = 2, algorithm: str = "auto"
+) -> tuple[np.ndarray, np.ndarray]:
+    """The k nearest rows of T for every row of Q: (distances, indices), nearest first.
+
+    ``T`` is an array or a :class:`TrainingSet` prepared for the same metric. Ties are broken
+    by index: of several points at the same distance the lower index comes first, and is kept
+    when they straddle the k-th place. ``algorithm="auto"`` takes the bucket grid for 1-D and
+    2-D Minkowski data and brute force otherwise; ``"brute"`` always measures every point.
+    """
+    prepared = T if isinstance(T, TrainingSet) else TrainingSet.prepare(T, metric, p)
+    Q = np.asarray(Q)
+    if algorithm == "auto" and tiles_suit(prepared, Q, k):
+        return tile_neighbors(Q, prepared, k)
+    return brute_neighbors(Q, prepared, k)

@@ -1,0 +1,112 @@
+"""Distances between points, shared by k-NN and the k-d tree.
+
+The Minkowski family d_p(a, b) = (Σ_j |a_j − b_j|^p)^(1/p): p = 2 is Euclidean, p = 1
+Manhattan, p → ∞ Chebyshev (max_j |a_j − b_j|). Cosine distance is 1 − a·b / (|a| |b|) (0 for
+the same direction, 2 for opposite ones; a zero vector is at distance 1 from everything), and
+Hamming distance is the fraction of coordinates that differ.
+
+Huge finite coordinates (up to 1.8e308) must not turn a distance into inf or NaN on the way:
+the Minkowski distances are computed on differences scaled by a power of two (exact) whenever
+a square or a difference could overflow, and scaled back at the end. A distance that is itself
+beyond the float64 range is +inf.
+
+Hamming only means something for categorical or binary coordinates: on continuous data almost
+every coordinate differs, so nearly every distance is 1. :func:`metric_suits` says when a
+metric fits the data, so a page can explain it instead of drawing noise.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+METRICS = ("euclidean", "manhattan", "chebyshev", "minkowski", "cosine", "hamming")
+HAMMING_MAX_VALUES = 16  # more distinct values per feature than this reads as continuous data
+_SAFE = 2.0**500  # below this in magnitude, differences and squares stay finite (2^1000 < 1.8e308)
+
+
+def minkowski_p(metric: str, p: float = 2) -> float | None:
+    """The Minkowski exponent a metric stands for (None for cosine and hamming)."""
+    return {"euclidean": 2.0, "manhattan": 1.0, "chebyshev": np.inf, "minkowski": float(p)}.get(metric)
+
+
+def minkowski_distance(diff: np.ndarray, p: float) -> np.ndarray:
+    """(Σ |diff|^p)^(1/p) over the last axis; p = np.inf gives max |diff|.
+
+    ``diff`` holds coordinate differences (finite or +inf). When a power could overflow, every
+    difference is divided by the largest one's power of two first (an exact rescaling) and the
+    result multiplied back.
+    """
+    diff = np.abs(np.asarray(diff, dtype=np.float64))
+    if p == np.inf:
+        return diff.max(axis=-1)
+    if p == 1:
+        return diff.sum(axis=-1)
+    top = diff.max(initial=0.0)
+    if top < _SAFE ** (2.0 / max(p, 2.0)) or not np.isfinite(top):
+        return _power_sum(diff, p)
+    largest = diff.max(axis=-1, keepdims=True)
+    scale = np.exp2(np.floor(np.log2(np.where(largest > 0, largest, 1.0))))
+    return _power_sum(diff / scale, p) * scale[..., 0]
+
+
+def _power_sum(diff: np.ndarray, p: float) -> np.ndarray:
+    if p == 2:
+        return np.sqrt((diff * diff).sum(axis=-1))
+    return (diff**p).sum(axis=-1) ** (1.0 / p)
+
+
+def differences(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """A − B (broadcast), with inf only where the true difference is beyond the float64 range."""
+    with np.errstate(over="ignore"):
+        return A - B
+
+
+def distances(A: np.ndarray, B: np.ndarray, metric: str, p: float = 2) -> np.ndarray:
+    """Exact float64 distances between broadcastable point arrays (last axis = features)."""
+    if metric == "cosine":
+        return _cosine(A, B)
+    if metric == "hamming":
+        return (A != B).mean(axis=-1)
+    return minkowski_distance(differences(A, B), minkowski_p(metric, p))
+
+
+def _cosine(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    # Each vector is divided by its largest coordinate's power of two first, which changes no
+    # angle and keeps the squares and products finite.
+    def unit(V: np.ndarray) -> np.ndarray:
+        top = np.abs(V).max(axis=-1, keepdims=True)
+        V = V / np.exp2(np.floor(np.log2(np.where(top > 0, top, 1.0))))
+        norm = np.sqrt((V * V).sum(axis=-1, keepdims=True))
+        return np.divide(V, norm, out=np.zeros_like(V), where=norm > 0)
+
+    similarity = (unit(A) * unit(B)).sum(axis=-1)
+    return np.clip(1.0 - similarity, 0.0, 2.0)
+
+
+def pairwise_distances(A: Any, B: Any, metric: str = "euclidean", p: float = 2) -> np.ndarray:
+    """Exact float64 distances between every row of A and every row of B, shape (len(A), len(B))."""
+    A, B = np.asarray(A, dtype=np.float64), np.asarray(B, dtype=np.float64)
+    return distances(A[:, None, :], B[None, :, :], metric, p)
+
+
+def metric_suits(metric: str, X: Any) -> tuple[bool, str]:
+    """Whether ``metric`` means something on the data X, and why not when it does not.
+
+    Hamming counts differing coordinates, which suits categorical or binary data only: on
+    continuous coordinates two points almost never share a value, every distance is 1 and every
+    vote a tie. Data count as categorical when each feature takes at most
+    ``HAMMING_MAX_VALUES`` distinct values. Every other metric suits any numeric data.
+    Returns ``(True, "")`` or ``(False, reason)``.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    if metric == "hamming" and X.size:
+        distinct = max(len(np.unique(column)) for column in X.reshape(len(X), -1).T)
+        if distinct > HAMMING_MAX_VALUES:
+            return False, (
+                f"Hamming distance counts the coordinates that differ, which suits categorical or binary "
+                f"data; these features are continuous (up to {distinct} distinct values), so almost every "
+                f"pair of points differs in every coordinate and nearly every distance is 1."
+            )
+    return True, ""
