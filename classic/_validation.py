@@ -43,7 +43,12 @@ def check_is_fitted(estimator: Any, attribute: str) -> None:
 
 
 class Estimator:
-    """Base class: parameters from the constructor's signature (as scikit-learn's BaseEstimator)."""
+    """Base class: parameters from the constructor's signature (as scikit-learn's BaseEstimator).
+
+    ``_estimator_type`` is "classifier" (``predict``, ``score``) or "transformer" (the scalers).
+    """
+
+    _estimator_type = "classifier"
 
     @classmethod
     def _param_names(cls) -> list[str]:
@@ -76,6 +81,19 @@ class Estimator:
             if not same or type(value) is not type(default):
                 changed.append(f"{name}={value!r}")
         return f"{type(self).__name__}({', '.join(changed)})"
+
+    def __sklearn_tags__(self) -> Any:
+        """The tags scikit-learn's tools read (only ever called by scikit-learn, so importing it here is safe)."""
+        from sklearn.utils import ClassifierTags, InputTags, Tags, TargetTags, TransformerTags
+
+        classifier = self._estimator_type == "classifier"
+        return Tags(
+            estimator_type=self._estimator_type,
+            target_tags=TargetTags(required=classifier),
+            classifier_tags=ClassifierTags() if classifier else None,
+            transformer_tags=None if classifier else TransformerTags(),
+            input_tags=InputTags(string=True, categorical=True),
+        )
 
     def score(self, X: Any, y: Any) -> float:
         """Accuracy of ``predict(X)`` against ``y``."""
