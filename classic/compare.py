@@ -201,18 +201,18 @@ def title(name: str, fitted: Fitted, perceptron: str = "line") -> str:
         return f"Perceptron: {perceptron}"
     if name == "knn":
         return f"k-NN, k = {fitted.model.k}"
-    return f"ID3 tree: {fitted.model.n_leaves_} boxes, depth {fitted.model.depth_}"
+    return f"ID3 tree: {fitted.model.n_leaves_} boxes"
 
 
 def _milliseconds(seconds: float) -> str:
     return f"{1000 * seconds:.1f} ms" if seconds < 0.01 else f"{1000 * seconds:.0f} ms"
 
 
-def numbers(fitted: Fitted, pixels: int) -> str:
-    """A panel's accuracies and times, as Markdown."""
+def numbers(fitted: Fitted) -> str:
+    """A panel's accuracies and times (fit, and classifying the grid), as Markdown."""
     return (
         f"**{_percent(fitted.train_accuracy)}** training · **{_percent(fitted.test_accuracy)}** held out  \n"
-        f"fit {_milliseconds(fitted.fit_seconds)} · {pixels:,} pixels {_milliseconds(fitted.predict_seconds)}"
+        f"fit {_milliseconds(fitted.fit_seconds)} · grid {_milliseconds(fitted.predict_seconds)}"
     )
 
 
@@ -258,7 +258,7 @@ def describe(data: str, fitted: dict[str, Fitted], k: int, perceptron: str = "li
         if data == "XOR":
             said.append(
                 f"No line can do XOR: the best line found gets {_percent(line.train_accuracy)} of the training "
-                "points right (a line can put at most three of the four corners on their side), while k-NN "
+                "points right (of XOR's four corners a line classifies at most three), while k-NN "
                 f"gets {_percent(knn.train_accuracy)}"
                 + (f" and the tree {_percent(tree.train_accuracy)}." if tree else ".")
             )
@@ -276,7 +276,12 @@ def describe(data: str, fitted: dict[str, Fitted], k: int, perceptron: str = "li
             f"The {perceptron} perceptron bends its boundary: {_percent(line.train_accuracy)} of the training "
             f"points and {_percent(line.test_accuracy)} held out."
         )
-    if knn.model.k == 1:
+    if knn.model.k == 1 and knn.gap <= 0:
+        said.append(
+            f"k-NN at k = 1 gets every training point right (each is its own nearest neighbour) and "
+            f"{_percent(knn.test_accuracy)} held out: no noise to memorise here; flip some labels to see it."
+        )
+    elif knn.model.k == 1:
         said.append(
             f"k-NN at k = 1 memorises the training points, noise and all: {_percent(knn.train_accuracy)} on them "
             f"(each is its own nearest neighbour) against {_percent(knn.test_accuracy)} held out."
@@ -303,8 +308,9 @@ def describe(data: str, fitted: dict[str, Fitted], k: int, perceptron: str = "li
                 f"The tree cuts the plane into {boxes} axis-aligned boxes (depth {tree.model.depth_}): "
                 f"{_percent(tree.train_accuracy)} training, {_percent(tree.test_accuracy)} held out."
             )
-    best = max(fitted, key=lambda name: fitted[name].test_accuracy)
-    said.append(f"Best held out here: {LABELS[best]} ({_percent(fitted[best].test_accuracy)}).")
+    top = max(f.test_accuracy for f in fitted.values())
+    best = [LABELS[name] for name in fitted if fitted[name].test_accuracy == top]
+    said.append(f"Best held out here: {' and '.join(best)} ({_percent(top)}).")
     return said
 
 

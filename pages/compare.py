@@ -22,11 +22,12 @@ URL = {"bind": "query-params"}
 DEFAULT = compare.DEFAULTS  # the first data set and perceptron in their lists are the defaults too
 
 st.title("Three classifiers, one data set")
-st.write(
-    "The same points, split the same way, through three classifiers on the same axes: the perceptron's "
-    "line, the vote of the k nearest neighbours, and a tree of axis-aligned cuts. Filled points trained "
-    "each classifier; open ones were held out to test it."
-)
+if not present.is_on():  # a projector keeps its height for the panels
+    st.write(
+        "The same points, split the same way, through three classifiers on the same axes: the perceptron's "
+        "line, the vote of the k nearest neighbours, and a tree of axis-aligned cuts. Filled points trained "
+        "each classifier; open ones were held out to test it."
+    )
 
 with st.sidebar:
     name = st.selectbox("Data", [*compare.DATASETS, YOURS], key="cmp_data", **URL)
@@ -91,7 +92,7 @@ for column, (c, result) in zip(columns, results.items(), strict=False):
             NAMES,
             titles[c],
             lines.get(c),
-            230 if big else 300,
+            330 if big else 300,
             18 if big else 12,
         )
         st.vega_lite_chart(
@@ -100,14 +101,15 @@ for column, (c, result) in zip(columns, results.items(), strict=False):
             alt=f"{titles[c]}: its decision regions over {len(X)} points ({name}); "
             f"training accuracy {result.train_accuracy:.0%}, held out {result.test_accuracy:.0%}.",
         )
-        st.markdown(compare.numbers(result, RESOLUTION**2))
+        st.markdown(compare.numbers(result))
 
 st.markdown("\n".join(f"- {said}" for said in compare.describe(name, results, results["knn"].model.k, kind)))
 if k > results["knn"].model.k:
     st.caption(f"k is capped at the {results['knn'].model.k} training points.")
 st.caption(
     f"{len(data.y_train)} training points (filled) and {len(data.y_test)} held out (open), split by seed {seed}; "
-    "● class 0, ■ class 1. Times are one fit on this server, measured when the setting was first drawn."
+    f"● class 0, ■ class 1. Times: one fit, and classifying the {RESOLUTION**2:,} pixels of the grid, on this "
+    "server when the setting was first drawn."
 )
 
 panels = [(titles[c], results[c].regions, lines.get(c)) for c in results]

@@ -123,7 +123,7 @@ def panel_spec(
                 },
             }
         )
-    size = 3 * font_size + 10
+    size = 40  # marker area in px², the same on a projector: larger markers would hide the regions
     for (X, labels), filled, part in ((train, True, "training"), (test, False, "held out")):
         layers.append(
             {

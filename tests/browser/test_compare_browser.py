@@ -1,0 +1,70 @@
+"""/compare in Chromium: a deep link as the fresh server's first request, the three panels drawn,
+presentation mode at 1280×720, and a widget change written to the URL.
+
+The module's ``server`` is fresh, so the first test's request is the server's first.
+"""
+
+import re
+
+from conftest import assert_no_exception_box, screenshot, wait_for_app
+
+CHARTS = '[data-testid="stVegaLiteChart"]'
+
+
+def panels(page):
+    """The three charts, once Vega has drawn them (each a canvas or an SVG)."""
+    charts = page.locator(CHARTS)
+    charts.nth(2).locator("canvas, svg").first.wait_for(timeout=60_000)
+    assert charts.count() == 3
+    return charts
+
+
+def test_deep_link_is_the_first_request_and_draws_three_panels(server, browser_page):
+    page = browser_page
+    page.goto(f"{server}/compare?cmp_data=XOR&cmp_k=1")
+    wait_for_app(page)
+    page.get_by_role("heading", name="Three classifiers, one data set", level=1).wait_for(timeout=60_000)
+    assert page.get_by_text("Page not found").count() == 0
+    nav = page.locator('[data-testid="stSidebarNav"]')
+    assert nav.get_by_text("Compare", exact=True).count() == 1
+    charts = panels(page)
+    for i in range(3):
+        box = charts.nth(i).bounding_box()
+        assert box["width"] > 200 and box["height"] > 200
+    # Each panel's alt text names its classifier and its numbers.
+    labels = [charts.nth(i).locator("[aria-label]").first.get_attribute("aria-label") or "" for i in range(3)]
+    assert "k-NN, k = 1" in " ".join(labels) or page.get_by_text("k-NN, k = 1").count() >= 1
+    assert page.get_by_text("No line can do XOR").count() == 1
+    assert page.get_by_text("memorises the training points").count() == 1
+    assert_no_exception_box(page)
+    screenshot(page, "compare-xor-k1")
+
+
+def test_default_view_and_url_follow_a_widget(server, browser_page):
+    page = browser_page
+    page.goto(f"{server}/compare")
+    wait_for_app(page)
+    panels(page)
+    assert page.get_by_text("builds a staircase").count() == 1
+    screenshot(page, "compare-default")
+    page.locator('[data-testid="stSelectbox"]').filter(has_text="Data").first.click()
+    page.get_by_role("option", name="Spiral").click()
+    page.wait_for_url(re.compile(r"cmp_data=Spiral"))
+    wait_for_app(page)
+    panels(page)
+    assert_no_exception_box(page)
+    screenshot(page, "compare-spiral")
+
+
+def test_presentation_mode_fits_the_three_panels_in_1280x720(server, browser_page):
+    page = browser_page
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{server}/compare?present=true&cmp_data=Moons")
+    wait_for_app(page)
+    charts = panels(page)
+    for i in range(3):
+        box = charts.nth(i).bounding_box()
+        assert box["y"] + box["height"] <= 720, f"panel {i} ends at {box['y'] + box['height']:.0f} px"
+        assert box["x"] + box["width"] <= 1280
+    assert_no_exception_box(page)
+    page.screenshot(path=str(screenshot(page, "compare-present-1280x720")), full_page=False)
