@@ -1,59 +1,155 @@
-"""The digits page in AppTest: every control at its extremes, teach mode, and missing data.
+"""The digits page in AppTest: drawings (a fake canvas), every control at its extremes, the tabs,
+the "Try this" reveals checked against the library, teach mode, and missing data.
 
-The drawing canvas is a custom component that AppTest cannot draw on (the browser test does);
-here it returns no image, so the page shows its invitation to draw.
+The drawing canvas is a custom component that AppTest cannot draw on (the browser test draws
+with the mouse); here ``st_canvas`` is replaced by one that returns a replayed pen drawing.
 """
+
+import json
+import sys
+from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 import streamlit as st
 from conftest import assert_no_exception, open_page
 
-from classic import datasets
-from classic.knn import METRICS, WEIGHTS
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from strokes import draw  # noqa: E402
+
+from classic import datasets, digits  # noqa: E402
+from classic.knn import METRICS, WEIGHTS  # noqa: E402
 
 
-def test_default_page_invites_a_drawing_and_evaluates():
+@pytest.fixture
+def canvas(monkeypatch):
+    """Set ``canvas.image`` to what the fake drawing canvas returns (None: nothing drawn)."""
+    state = SimpleNamespace(image=None)
+    fake = SimpleNamespace(st_canvas=lambda **_: SimpleNamespace(image_data=state.image))
+    monkeypatch.setitem(sys.modules, "streamlit_drawable_canvas", fake)
+    return state
+
+
+def text(at) -> str:
+    return " ".join(e.value for kind in ("caption", "markdown", "info", "warning") for e in getattr(at, kind))
+
+
+def test_default_page_invites_a_drawing(canvas):
     at = open_page("digits")
     assert_no_exception(at)
     assert any("Draw a digit" in i.value for i in at.info)
-    accuracy = at.metric[0].value
-    assert float(accuracy.rstrip("%")) > 92  # blur on by default, k = 1
-    assert "0 example(s) of yours" in " ".join(c.value for c in at.caption)
+    assert "0 example(s) of yours" in text(at)
+    assert at.button(key="digits_teach").disabled
+
+
+@pytest.mark.parametrize("digit", [1, 7, 8])
+def test_a_drawn_digit_is_read(canvas, digit):
+    canvas.image = draw(digit, np.random.default_rng(0))
+    at = open_page("digits")
+    assert_no_exception(at)
+    assert f"Read as {digit} with" in text(at)
+    assert not at.button(key="digits_teach").disabled
+
+
+def test_a_dot_and_a_black_canvas_are_refused_and_cannot_be_taught(canvas):
+    dot = np.zeros((280, 280, 4), dtype=np.uint8)
+    dot[100:106, 100:106, 3] = 255
+    black = np.zeros((280, 280, 4), dtype=np.uint8)
+    black[..., 3] = 255
+    for image in (dot, black):
+        canvas.image = image
+        at = open_page("digits")
+        assert_no_exception(at)
+        assert "draw a digit" in at.warning[0].value and "Read as" not in text(at)
+        assert at.button(key="digits_teach").disabled
+
+
+def test_a_small_drawing_gets_the_draw_bigger_hint(canvas):
+    canvas.image = np.zeros((280, 280, 4), dtype=np.uint8)
+    canvas.image[200:250, 200:206, 3] = 255
+    canvas.image[200:206, 190:220, 3] = 255
+    at = open_page("digits")
+    assert "Draw bigger" in at.warning[0].value and "Read as" not in text(at)
 
 
 @pytest.mark.parametrize("metric", METRICS)
-def test_every_metric_with_extreme_k(metric):
+def test_every_metric_with_extreme_k_and_weights(canvas, metric):
+    canvas.image = draw(3, np.random.default_rng(0))
     at = open_page("digits")
     at.selectbox(key="digits_metric").set_value(metric)
-    at.slider(key="digits_k").set_value(25)
+    at.slider(key="digits_k").set_value(50)
     at.selectbox(key="digits_weights").set_value(WEIGHTS[-1])
     at.checkbox(key="digits_blur").uncheck()
     at.slider(key="digits_pen").set_value(40).run()
     assert_no_exception(at)
-    assert at.metric[0].label == "Accuracy at k = 15"
+    assert "The 50 nearest training digits" in text(at)
+    assert at.selectbox(key="digits_invariance").disabled == (metric != "euclidean")
 
 
-@pytest.mark.parametrize("weights", WEIGHTS)
-def test_every_weighting(weights):
+@pytest.mark.parametrize("invariance", digits.INVARIANCES)
+def test_every_invariance_at_k_1(canvas, invariance):
+    canvas.image = draw(5, np.random.default_rng(0))
     at = open_page("digits")
-    at.selectbox(key="digits_weights").set_value(weights)
-    at.slider(key="digits_k").set_value(1)
-    at.slider(key="digits_pen").set_value(6).run()
+    at.selectbox(key="digits_invariance").set_value(invariance)
+    at.slider(key="digits_k").set_value(1).run()
     assert_no_exception(at)
+    assert "Read as 5" in text(at)
 
 
-def test_taught_examples_are_counted():
-    # (Teaching and forgetting by the buttons is driven in the browser test.)
+def test_the_evaluation_shows_the_posts_plain_result_and_every_rung(data_home):
+    at = open_page("digits")
+    at.session_state["digits_tab"] = "Evaluation"
+    at.run()
+    assert_no_exception(at)
+    X, y = datasets.load_semeion(data_home)
+    plain = digits.protocol_curve(X, y, [1], range(5)).mean()
+    assert at.metric[0].value == f"{plain:.1%}" and "89%" in at.metric[0].label
+    spec = json.loads(at.get("vega_lite_chart")[0].proto.spec)["layer"][0]["encoding"]
+    assert spec["color"]["scale"]["domain"] == [name for name, _ in digits.RUNGS] + ["your settings"]
+    assert spec["x"]["scale"]["domain"] == [1, 50]  # k up to 50, as in the post's plot
+
+
+def test_the_ladder_tab_shows_each_rung(data_home):
+    at = open_page("digits")
+    at.session_state["digits_tab"] = "How far can k-NN go"
+    at.run()
+    assert_no_exception(at)
+    page = text(at)
+    for name, _ in digits.RUNGS:
+        assert f"**{name}**" in page
+
+
+def test_try_this_reveals_match_the_library(data_home):
+    X, y = datasets.load_semeion(data_home)
+    plain = digits.protocol_curve(X, y, range(1, 51))
+    blurred = digits.protocol_curve(X, y, [1], blur=1.0)
+    at = open_page("digits")
+    radios = [r for r in at.radio if r.key and r.key.startswith("digits_try_")]
+    assert 4 <= len(radios) <= 6
+    expected = [
+        "about 90%",  # the post's 89%
+        "falls" if plain[:, -1].mean() < plain[:, 0].mean() else "rises",
+        "3 to 6 points" if 0.03 <= blurred.mean() - plain[:, 0].mean() < 0.06 else "?",
+        "a vertical bar",
+        "the page asks you to draw bigger",
+    ]
+    for radio, answer in zip(radios, expected, strict=True):
+        radio.set_value(answer).run()
+        assert_no_exception(at)
+        assert any(answer in s.value for s in at.success), answer
+
+
+def test_taught_examples_are_counted(canvas):
     at = open_page("digits")
     at.session_state["digits_taught"] = [(np.eye(16, dtype=np.uint8), 1), (np.ones((16, 16), np.uint8), 8)]
     at.run()
     assert_no_exception(at)
-    assert "2 example(s) of yours" in " ".join(c.value for c in at.caption)
+    assert "2 example(s) of yours" in text(at)
     assert not at.button(key="digits_forget").disabled
 
 
-def test_missing_semeion_gives_a_clear_message_and_teach_mode_still_works(monkeypatch):
+def test_missing_semeion_gives_a_clear_message_and_teach_mode_still_works(canvas, monkeypatch):
     def unavailable(data_home=None):
         raise datasets.DatasetUnavailable("semeion.data is not on this computer and could not be downloaded")
 
@@ -63,9 +159,11 @@ def test_missing_semeion_gives_a_clear_message_and_teach_mode_still_works(monkey
         at = open_page("digits")
         assert_no_exception(at)
         assert "could not be loaded" in at.error[0].value
-        assert any("needs the Semeion data set" in i.value for i in at.info)
-        caption = " ".join(c.value for c in at.caption)
-        assert "the only training data" in caption
+        assert "the only training data" in text(at)
+        at.session_state["digits_tab"] = "Evaluation"
+        at.run()
+        assert_no_exception(at)
+        assert any("need the Semeion data set" in i.value for i in at.info)
     finally:
         monkeypatch.undo()
         st.cache_data.clear()

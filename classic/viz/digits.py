@@ -1,0 +1,326 @@
+"""The digits lesson's pictures: images straight from numpy, charts as Vega-Lite specs.
+
+The interactive views are cheap to build on every rerun: a 16×16 grid or a row of digits is
+an upscaled uint8 RGB array (no plotting library), and the charts are Vega-Lite
+specifications drawn by the browser. Matplotlib (through ``classic.viz.common``, imported
+only when called) renders the accuracy figure for a download, when a user asks for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from classic.viz.theme import ACCENT, FOCUS, GRID, INK, PALETTE, TEXT, rgb
+
+WHITE = (1.0, 1.0, 1.0)
+# The drawing canvas: ink in its alpha channel on a transparent background, sent on every stroke.
+CANVAS = {
+    "stroke_color": INK,
+    "background_color": "",
+    "drawing_mode": "freedraw",
+    "update_streamlit": True,
+    "return_image_data": True,
+}
+
+
+def _rgb8(color: str | tuple[float, float, float]) -> np.ndarray:
+    return np.round(np.array(rgb(color) if isinstance(color, str) else color) * 255).astype(np.uint8)
+
+
+def grid_image(grid: Any, cell: int = 10) -> np.ndarray:
+    """A 16×16 grid as an RGB image, ``cell`` pixels a cell, ink on white, with its lattice."""
+    cells = np.asarray(grid, dtype=np.float64).reshape(16, 16)
+    size = 16 * cell + 1
+    ink = np.kron(np.clip(cells, 0, 1), np.ones((cell, cell)))
+    image = _rgb8(WHITE) * (1 - ink[..., None]) + _rgb8(INK) * ink[..., None]
+    out = np.empty((size, size, 3), dtype=np.uint8)
+    out[:] = _rgb8(GRID)
+    out[1:, 1:] = image.astype(np.uint8)
+    lines = np.arange(0, size, cell)
+    out[lines, :] = _rgb8(GRID)
+    out[:, lines] = _rgb8(GRID)
+    return out
+
+
+def digit_image(grid: Any, cell: int = 4) -> np.ndarray:
+    """A 16×16 digit (binary or blurred) as a small RGB image with a thin frame."""
+    cells = np.clip(np.asarray(grid, dtype=np.float64).reshape(16, 16), 0, 1)
+    ink = np.kron(cells, np.ones((cell, cell)))[..., None]
+    image = (_rgb8(WHITE) * (1 - ink) + _rgb8(INK) * ink).astype(np.uint8)
+    return np.pad(image, ((1, 1), (1, 1), (0, 0)), constant_values=int(_rgb8(GRID)[0]))
+
+
+def vote_chart(share: Sequence[float], winner: int, height: int = 240) -> dict:
+    """Vega-Lite bars: each digit's share of the vote, the winner in the accent colour."""
+    rows = [{"digit": str(d), "share": float(s), "won": d == winner} for d, s in enumerate(share)]
+    return {
+        "data": {"values": rows},
+        "height": height,
+        "mark": {"type": "bar"},
+        "encoding": {
+            "x": {"field": "digit", "type": "ordinal", "axis": {"labelAngle": 0}, "sort": None},
+            "y": {
+                "field": "share",
+                "type": "quantitative",
+                "title": "share of the vote",
+                "scale": {"domain": [0, 1]},
+                "axis": {"format": "%"},
+            },
+            "color": {
+                "field": "won",
+                "type": "nominal",
+                "scale": {"domain": [False, True], "range": [FOCUS, ACCENT]},
+                "legend": None,
+            },
+            "tooltip": [{"field": "digit"}, {"field": "share", "format": ".0%"}],
+        },
+    }
+
+
+def _line_colors(names: Sequence[str]) -> dict:
+    return {
+        "domain": list(names),
+        "range": [PALETTE[i % len(PALETTE)] for i in range(len(names) - 1)] + [INK],
+    }
+
+
+def accuracy_chart(ks: Sequence[int], curves: dict[str, np.ndarray], k: int, height: int = 320) -> dict:
+    """Vega-Lite lines: mean accuracy against k, one line a setting, and a rule at the chosen k.
+
+    ``curves`` maps a setting's name to its accuracies (seeds × k); the last one is drawn
+    in ink (the user's own settings), the others in the palette's colours.
+    """
+    rows = [
+        {"k": int(kk), "accuracy": float(a), "setting": name}
+        for name, scores in curves.items()
+        for kk, a in zip(ks, np.asarray(scores).mean(axis=0), strict=True)
+    ]
+    low = min(r["accuracy"] for r in rows)
+    lines = {
+        "mark": {"type": "line", "point": {"size": 18}, "strokeWidth": 2},
+        "encoding": {
+            "x": {"field": "k", "type": "quantitative", "scale": {"domain": [1, max(ks)]}},
+            "y": {
+                "field": "accuracy",
+                "type": "quantitative",
+                "title": "test accuracy (mean of 5 shuffles)",
+                "scale": {"domain": [float(np.floor(low * 20) / 20), 1.0]},
+                "axis": {"format": "%"},
+            },
+            "color": {
+                "field": "setting",
+                "type": "nominal",
+                "scale": _line_colors(list(curves)),
+                "sort": list(curves),
+                "legend": {"orient": "bottom", "columns": 3, "title": None, "labelLimit": 400},
+            },
+            "tooltip": [{"field": "setting"}, {"field": "k"}, {"field": "accuracy", "format": ".1%"}],
+        },
+    }
+    rule = {
+        "data": {"values": [{"k": int(k)}]},
+        "mark": {"type": "rule", "color": ACCENT, "strokeDash": [4, 3]},
+        "encoding": {"x": {"field": "k", "type": "quantitative"}},
+    }
+    return {"data": {"values": rows}, "height": height, "layer": [lines, rule]}
+
+
+def ladder_chart(rungs: Sequence[tuple[str, float]], height: int = 260) -> dict:
+    """Vega-Lite horizontal bars: each rung's accuracy, labelled with its gain over the rung below."""
+    rows = []
+    for i, (name, accuracy) in enumerate(rungs):
+        gain = "the post's k-NN" if i == 0 else f"{100 * (accuracy - rungs[i - 1][1]):+.1f} points"
+        rows.append({"rung": name, "accuracy": accuracy, "label": f"{accuracy:.1%} ({gain})"})
+    names = [name for name, _ in rungs]
+    bars = {
+        "mark": {"type": "bar"},
+        "encoding": {
+            "y": {"field": "rung", "type": "nominal", "sort": names, "title": None},
+            "x": {
+                "field": "accuracy",
+                "type": "quantitative",
+                "scale": {"domain": [0.8, 1.0]},
+                "axis": {"format": "%"},
+                "title": "mean test accuracy (5 shuffles of 800/793)",
+            },
+            "color": {
+                "field": "rung",
+                "type": "nominal",
+                "scale": {"domain": names, "range": [PALETTE[i % len(PALETTE)] for i in range(len(names))]},
+                "legend": None,
+            },
+        },
+    }
+    labels = {
+        "mark": {"type": "text", "align": "left", "dx": 4, "color": TEXT},
+        "encoding": {
+            "y": {"field": "rung", "type": "nominal", "sort": names},
+            "x": {"value": 4},
+            "text": {"field": "label"},
+        },
+    }
+    return {"data": {"values": rows}, "height": height, "layer": [bars, labels]}
+
+
+def confusion_chart(matrix: np.ndarray, height: int = 320) -> dict:
+    """Vega-Lite heat map of a 10 × 10 confusion matrix (rows: true digit), counts in the cells."""
+    rows = [
+        {"true": str(i), "predicted": str(j), "count": int(c)}
+        for (i, j), c in np.ndenumerate(np.asarray(matrix))
+        if c
+    ]
+    axis = {"labelAngle": 0}
+    return {
+        "data": {"values": rows},
+        "height": height,
+        "encoding": {
+            "x": {"field": "predicted", "type": "ordinal", "title": "predicted digit", "axis": axis},
+            "y": {"field": "true", "type": "ordinal", "title": "true digit"},
+        },
+        "layer": [
+            {
+                "mark": "rect",
+                "encoding": {
+                    "color": {
+                        "field": "count",
+                        "type": "quantitative",
+                        "scale": {"scheme": "blues", "type": "log"},
+                    }
+                },
+            },
+            {"mark": {"type": "text", "color": TEXT}, "encoding": {"text": {"field": "count"}}},
+        ],
+    }
+
+
+def accuracy_png(ks: Sequence[int], curves: dict[str, np.ndarray]) -> bytes:
+    """The accuracy-against-k figure as PNG bytes, for a download (matplotlib, on demand)."""
+    from classic.viz.common import new_figure, to_bytes
+
+    fig, ax = new_figure(7.0, 4.2)
+    colors = _line_colors(list(curves))["range"]
+    for (name, scores), color in zip(curves.items(), colors, strict=True):
+        ax.plot(ks, np.asarray(scores).mean(axis=0), marker="o", markersize=2.5, color=color, label=name)
+    ax.set_xlabel("k")
+    ax.set_ylabel("test accuracy (mean of 5 shuffles of 800/793)")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="lower left", fontsize=8)
+    return to_bytes(fig)
+
+
+def _stroke_canvas(*strokes: tuple[slice, slice], size: int = 280) -> np.ndarray:
+    """A transparent canvas with straight strokes of ink (rows, columns), as the canvas returns it."""
+    image = np.zeros((size, size, 4), dtype=np.uint8)
+    for rows, cols in strokes:
+        image[rows, cols, 3] = 255
+    return image
+
+
+def lesson_steps(plain: np.ndarray, blurred: np.ndarray) -> list[dict]:
+    """The page's "Try this" steps (keyword arguments of ``pages._ui.lesson.Step``).
+
+    ``plain`` and ``blurred`` are the protocol's accuracies (seeds × k = 1 … 50) of plain
+    k-NN and of k-NN on blurred digits; every answer is computed from them or from
+    ``classic.digits``, never typed.
+    """
+    from classic import digits
+
+    plain_1, plain_50, gain = (
+        plain[:, 0].mean(),
+        plain[:, -1].mean(),
+        blurred[:, 0].mean() - plain[:, 0].mean(),
+    )
+    shares = {"about 70%": 0.7, "about 80%": 0.8, "about 90%": 0.9, "about 99%": 0.99}
+    gains = {
+        "none": -1.0,
+        "1 to 3 points": 0.01,
+        "3 to 6 points": 0.03,
+        "more than 6 points": 0.06,
+    }  # lower ends
+    change = (
+        "rises" if plain_50 > plain_1 + 0.005 else "falls" if plain_50 < plain_1 - 0.005 else "stays the same"
+    )
+    bar = digits.canvas_to_grid(_stroke_canvas((slice(20, 260), slice(130, 150))))
+    shape = (
+        "a black square" if bar.mean() > 0.9 else "a vertical bar" if bar[:, 7:9].all() else "a diagonal band"
+    )
+    tiny = digits.read_drawing(
+        _stroke_canvas((slice(10, 60), slice(24, 30)), (slice(10, 16), slice(10, 40)))
+    ).status
+    plain_setup = {"digits_k": 1, "digits_metric": "euclidean", "digits_weights": "uniform"}
+    plain_setup |= {"digits_blur": False, "digits_invariance": "none", "digits_tab": "Evaluation"}
+    return [
+        {
+            "title": "Plain k-NN, as in the post",
+            "setup": plain_setup,
+            "question": "k = 1, no blur: what share of the 793 test digits does it read right?",
+            "options": list(shares),
+            "answer": min(shares, key=lambda o: abs(shares[o] - plain_1)),
+            "why": f"{plain_1:.1%} on average over five shuffles (the post: 89%).",
+        },
+        {
+            "title": "More neighbours",
+            "setup": {**plain_setup, "digits_k": 50},
+            "question": "Plain k-NN from k = 1 to k = 50: does the accuracy rise or fall?",
+            "options": ["rises", "stays the same", "falls"],
+            "answer": change,
+            "why": f"{plain_1:.1%} at k = 1, {plain_50:.1%} at k = 50: far neighbours are other digits.",
+        },
+        {
+            "title": "Blur",
+            "setup": {**plain_setup, "digits_blur": True},
+            "question": "Blur both sides (σ = 1 cell): how much does it add at k = 1?",
+            "options": list(gains),
+            "answer": max((o for o in gains if gains[o] <= gain), key=gains.get),
+            "why": f"{100 * gain:+.1f} points: a stroke one cell off is now near, not as far as a missing one.",
+        },
+        {
+            "title": "A bare 1",
+            "setup": {"digits_tab": "Draw"},
+            "question": "Draw a 1 as one straight vertical stroke. What does the 16×16 grid show?",
+            "options": ["a black square", "a vertical bar", "a diagonal band"],
+            "answer": shape,
+            "why": "Stretched to fill the box it would be a black square; the page widens narrow drawings first.",
+        },
+        {
+            "title": "A tiny digit",
+            "setup": {"digits_tab": "Draw"},
+            "question": "Draw a small digit in a corner, a fifth of the canvas tall. What happens?",
+            "options": ["it is read as an 8", "it is read right", "the page asks you to draw bigger"],
+            "answer": "the page asks you to draw bigger" if tiny == "small" else "it is read right",
+            "why": "Stretched to 16×16, a small drawing's strokes are several cells thick: a blob.",
+        },
+    ]
+
+
+def digit_strip(X: np.ndarray, titles: Sequence[str], alts: Sequence[str]) -> dict:
+    """Keyword arguments for ``st.image``: a row of small digit images with captions and alt texts."""
+    return {"image": [digit_image(x) for x in X], "caption": list(titles), "alt": list(alts), "width": 68}
+
+
+def neighbour_strip(
+    X: np.ndarray, y: np.ndarray, distances: np.ndarray, indices: np.ndarray, n_base: int
+) -> dict:
+    """``st.image`` arguments for the nearest training digits: label · distance (rows past ``n_base`` are yours)."""
+    titles = [
+        f"{y[i]} · {d:.2f}" + (" (yours)" if i >= n_base else "")
+        for i, d in zip(indices, distances, strict=True)
+    ]
+    return digit_strip(X[indices], titles, [f"a training {y[i]}" for i in indices])
+
+
+def mistake_strip(X: np.ndarray, truth: np.ndarray, guess: np.ndarray, limit: int = 20) -> dict:
+    """``st.image`` arguments for the first ``limit`` misread test digits: true → read as."""
+    wrong = np.flatnonzero(guess != truth)[:limit]
+    titles = [f"{truth[i]} → {guess[i]}" for i in wrong]
+    return digit_strip(X[wrong], titles, [f"a {truth[i]} read as {guess[i]}" for i in wrong])
+
+
+def prediction_html(digit: int) -> str:
+    """The predicted digit, large (the element browser tests read)."""
+    return (
+        f"<div class='digit-prediction' style='font-size:6rem;line-height:1;text-align:center'>{digit}</div>"
+    )
