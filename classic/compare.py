@@ -30,7 +30,7 @@ import numpy as np
 
 from classic import datasets
 from classic.evaluation import train_test_split
-from classic.id3 import ID3, Node
+from classic.id3 import ID3
 from classic.knn import KNNClassifier, region_grid
 from classic.perceptron import DualPerceptron, Perceptron
 
@@ -55,9 +55,7 @@ DATASETS: dict[str, Callable[[int, int], Points]] = {
     "Spiral": lambda n, seed: datasets.spiral(n=n, n_classes=2, noise=0.15, random_state=seed),
 }
 PERCEPTRONS = ("line", "RBF kernel", "polynomial kernel")
-# Until ID3 splits numeric columns at thresholds, the tree is left out of the comparison.
-NUMERIC_TREES = "threshold" in getattr(Node, "__dataclass_fields__", {})
-NAMES = ("perceptron", "knn", "tree") if NUMERIC_TREES else ("perceptron", "knn")
+NAMES = ("perceptron", "knn", "tree")
 LABELS = {"perceptron": "the perceptron", "knn": "k-NN", "tree": "the tree"}
 
 
@@ -250,24 +248,22 @@ def _percent(value: float) -> str:
 def describe(data: str, fitted: dict[str, Fitted], k: int, perceptron: str = "line") -> list[str]:
     """What the three panels show on this data set, as sentences with computed numbers.
 
-    ``fitted`` maps ``"perceptron"``, ``"knn"`` and (when available) ``"tree"`` to their fits.
+    ``fitted`` maps ``"perceptron"``, ``"knn"`` and ``"tree"`` to their fits.
     """
-    line, knn, tree = fitted["perceptron"], fitted["knn"], fitted.get("tree")
+    line, knn, tree = fitted["perceptron"], fitted["knn"], fitted["tree"]
     said = []
     if perceptron == "line":
         if data == "XOR":
             said.append(
                 f"No line can do XOR: the best line found gets {_percent(line.train_accuracy)} of the training "
                 "points right (of XOR's four corners a line classifies at most three), while k-NN "
-                f"gets {_percent(knn.train_accuracy)}"
-                + (f" and the tree {_percent(tree.train_accuracy)}." if tree else ".")
+                f"gets {_percent(knn.train_accuracy)} and the tree {_percent(tree.train_accuracy)}."
             )
         elif data in ("Concentric circles", "Moons", "Spiral") and line.train_accuracy < 0.95:
             said.append(
                 f"No line follows this boundary: the best line gets {_percent(line.test_accuracy)} held out, "
-                f"k-NN {_percent(knn.test_accuracy)}"
-                + (f", the tree {_percent(tree.test_accuracy)}." if tree else ".")
-                + " Try the kernel perceptron."
+                f"k-NN {_percent(knn.test_accuracy)}, the tree {_percent(tree.test_accuracy)}. "
+                "Try the kernel perceptron."
             )
         elif line.train_accuracy == 1.0:
             said.append("A line separates the training points: the perceptron gets them all right.")
@@ -296,18 +292,17 @@ def describe(data: str, fitted: dict[str, Fitted], k: int, perceptron: str = "li
             f"k-NN at k = {knn.model.k} smooths over the noise: {_percent(knn.train_accuracy)} training, "
             f"{_percent(knn.test_accuracy)} held out."
         )
-    if tree is not None:
-        boxes = tree.model.n_leaves_
-        if data == "Gaussian clusters":
-            said.append(
-                f"The boundary between the clusters is diagonal: the tree can only cut across one axis at a time, "
-                f"so it builds a staircase of {boxes} boxes where one line would do."
-            )
-        else:
-            said.append(
-                f"The tree cuts the plane into {boxes} axis-aligned boxes (depth {tree.model.depth_}): "
-                f"{_percent(tree.train_accuracy)} training, {_percent(tree.test_accuracy)} held out."
-            )
+    boxes = tree.model.n_leaves_
+    if data == "Gaussian clusters":
+        said.append(
+            f"The boundary between the clusters is diagonal: the tree can only cut across one axis at a time, "
+            f"so it builds a staircase of {boxes} boxes where one line would do."
+        )
+    else:
+        said.append(
+            f"The tree cuts the plane into {boxes} axis-aligned boxes (depth {tree.model.depth_}): "
+            f"{_percent(tree.train_accuracy)} training, {_percent(tree.test_accuracy)} held out."
+        )
     top = max(f.test_accuracy for f in fitted.values())
     best = [LABELS[name] for name in fitted if fitted[name].test_accuracy == top]
     said.append(f"Best held out here: {' and '.join(best)} ({_percent(top)}).")
@@ -398,20 +393,19 @@ def questions() -> list[Question]:
             f"{_percent(line.test_accuracy)}: the kernel's boundary can close around the inner ring.",
         )
     )
-    if "tree" in NAMES:
-        tree = run(data="Gaussian clusters", depth=20)["tree"]
-        options = ("2", "3 to 6", "more than 6")
-        asked.append(
-            Question(
-                "The tree's staircase",
-                {**DEFAULTS, **{"data": "Gaussian clusters", "depth": 20}},
-                "How many boxes (leaves) does the tree need for the diagonal between two clusters?",
-                options,
-                _bucket(tree.model.n_leaves_, (3, 7), options),
-                f"{tree.model.n_leaves_} boxes: each test cuts across one axis, so a diagonal boundary "
-                "becomes a staircase; the perceptron draws it with one line.",
-            )
+    tree = run(data="Gaussian clusters", depth=20)["tree"]
+    options = ("2", "3 to 6", "more than 6")
+    asked.append(
+        Question(
+            "The tree's staircase",
+            {**DEFAULTS, **{"data": "Gaussian clusters", "depth": 20}},
+            "How many boxes (leaves) does the tree need for the diagonal between two clusters?",
+            options,
+            _bucket(tree.model.n_leaves_, (3, 7), options),
+            f"{tree.model.n_leaves_} boxes: each test cuts across one axis, so a diagonal boundary "
+            "becomes a staircase; the perceptron draws it with one line.",
         )
+    )
     spiral = run(data="Spiral", points=400)
     best = max(NAMES, key=lambda name: spiral[name].test_accuracy)
     asked.append(

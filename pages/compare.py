@@ -78,10 +78,7 @@ _, low, high = compare.box(X, RESOLUTION)
 titles = {c: compare.title(c, result, kind) for c, result in results.items()}
 lines = {"perceptron": compare.line_ends(results["perceptron"].model, low, high)}
 
-columns = st.columns(3)
-if "tree" not in results:
-    columns[2].info("The ID3 tree joins this comparison when it splits real-valued features at thresholds.")
-for column, (c, result) in zip(columns, results.items(), strict=False):
+for column, (c, result) in zip(st.columns(3), results.items(), strict=True):
     with column:
         big = present.is_on()  # a projector: smaller panels, labels of 18 px
         spec = draw.panel_spec(

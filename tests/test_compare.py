@@ -1,0 +1,145 @@
+"""classic.compare and classic.viz.compare: the /compare page's numbers, checked by hand and
+against scikit-learn on the same split."""
+
+import io
+
+import numpy as np
+import pytest
+from PIL import Image
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.svm import SVC
+from sklearn.tree import DecisionTreeClassifier
+
+from classic import compare, datasets
+from classic.perceptron import Perceptron
+from classic.viz import compare as draw
+from classic.viz.theme import rgb
+
+
+@pytest.mark.parametrize("name", compare.DATASETS)
+def test_every_data_set_has_two_classes_and_the_asked_size(name):
+    X, y = compare.make_data(name, 200, 3)
+    assert X.shape == (200, 2) and set(np.unique(y)) == {0, 1}
+    assert compare.check_points(X, y) is None
+
+
+def test_flip_labels_swaps_the_asked_share_and_leaves_the_points():
+    X, y = compare.make_data("Moons", 200, 7)
+    X10, y10 = compare.make_data("Moons", 200, 7, flip=10)
+    assert np.array_equal(X, X10)
+    assert np.sum(y != y10) == 20
+    assert np.array_equal(y10, compare.make_data("Moons", 200, 7, flip=10)[1])
+    with pytest.raises(ValueError, match="percent"):
+        compare.flip_labels(y, 120, 0)
+
+
+def test_check_points_explains_what_is_missing():
+    assert "two classes" in compare.check_points(np.zeros((3, 2)), [0, 0, 0])
+    assert "two classes" in compare.check_points(np.zeros((3, 2)), [0, 0, 1])  # one point of class 1
+    assert "finite" in compare.check_points(np.array([[0, 0], [1, np.nan], [2, 2], [3, 3]]), [0, 0, 1, 1])
+    assert "two coordinates" in compare.check_points(np.zeros((4, 3)), [0, 0, 1, 1])
+
+
+def test_split_is_seeded_stratified_and_seventy_thirty():
+    X, y = compare.make_data("XOR", 200, 0)
+    a, b = compare.split(X, y, 5), compare.split(X, y, 5)
+    assert np.array_equal(a.X_train, b.X_train)
+    assert len(a.y_test) == 60 and np.bincount(a.y_test).tolist() == [30, 30]
+
+
+def test_rbf_gamma_is_sklearns_scale():
+    X, y = compare.make_data("Concentric circles", 100, 0)
+    assert compare.rbf_gamma(X) == pytest.approx(SVC(gamma="scale").fit(X, y)._gamma)
+
+
+@pytest.mark.parametrize("name", compare.DATASETS)
+@pytest.mark.parametrize("k", [1, 7, 15])
+def test_knn_scores_match_sklearn_on_the_same_split(name, k):
+    X, y = compare.make_data(name, 200, 1, flip=10)
+    data = compare.split(X, y, 1)
+    ours = compare.fit(compare.make_model("knn", data, k=k), data)
+    theirs = KNeighborsClassifier(n_neighbors=k).fit(data.X_train, data.y_train)
+    assert ours.train_accuracy == pytest.approx(theirs.score(data.X_train, data.y_train))
+    assert ours.test_accuracy == pytest.approx(theirs.score(data.X_test, data.y_test))
+
+
+@pytest.mark.parametrize("name", compare.DATASETS)
+def test_a_one_split_tree_scores_as_sklearns_stump(name):
+    X, y = compare.make_data(name, 200, 2)
+    data = compare.split(X, y, 2)
+    ours = compare.fit(compare.make_model("tree", data, max_depth=1), data)
+    stump = DecisionTreeClassifier(criterion="entropy", max_depth=1).fit(data.X_train, data.y_train)
+    assert ours.model.root_.threshold == pytest.approx(stump.tree_.threshold[0])
+    assert ours.test_accuracy == pytest.approx(stump.score(data.X_test, data.y_test))
+
+
+def test_a_line_gets_three_of_the_four_xor_corners():
+    """The sentence under the XOR panels: a line classifies at most three corners."""
+    X, y = datasets.xor(4)
+    assert compare.make_perceptron("line", X).fit(X, y).score(X, y) == 0.75
+
+
+def test_regions_grid_and_times():
+    X, y = compare.make_data("Gaussian clusters", 100, 0)
+    data = compare.split(X, y, 0)
+    grid, low, high = compare.box(X, 20)
+    fitted = compare.fit(compare.make_model("perceptron", data), data, grid)
+    assert fitted.regions.shape == (400,) and set(np.unique(fitted.regions)) == {0, 1}
+    assert fitted.fit_seconds > 0 and fitted.predict_seconds > 0
+    # The region of each grid point is what the model predicts there.
+    assert np.array_equal(fitted.regions, fitted.model.predict(grid))
+    assert np.all(grid.min(axis=0) == low) and np.all(grid.max(axis=0) == high)
+
+
+def test_line_ends_lie_on_the_line_and_the_box():
+    model = Perceptron(max_epochs=10).fit(*datasets.linearly_separable(25, 0))
+    low, high = np.array([0.0, 0.0]), np.array([1.0, 1.0])
+    ends = compare.line_ends(model, low, high)
+    assert ends.shape == (2, 2)
+    assert np.allclose(ends @ model.coef_ + model.intercept_, 0)
+    on_edge = np.isclose(ends, low) | np.isclose(ends, high)
+    assert on_edge.any(axis=1).all()
+    assert compare.line_ends(model, np.array([5.0, 5.0]), np.array([6.0, 6.0])) is None
+    kernel = compare.make_perceptron("RBF kernel", np.zeros((2, 2)))
+    assert compare.line_ends(kernel, low, high) is None
+
+
+def test_regions_png_puts_the_highest_row_on_top_in_the_theme_colours():
+    regions = np.zeros((4, 5), dtype=np.uint8)
+    regions[-1] = 1  # highest x₂ row is class 1
+    image = np.asarray(Image.open(io.BytesIO(draw.regions_png(regions, 2))).convert("RGB"))
+    assert image.shape == (4, 5, 3)
+    colours = [np.round(255 * np.array(rgb(c))) for c in draw.region_colors(2)]
+    assert np.array_equal(image[0, 0], colours[1]) and np.array_equal(image[-1, 0], colours[0])
+
+
+def test_describe_states_computed_numbers():
+    fitted = compare.run(data="XOR")
+    said = " ".join(compare.describe("XOR", fitted, 15))
+    assert f"gets {fitted['perceptron'].train_accuracy:.0%} of the training points" in said
+    noisy = compare.run(data="Moons", k=1, flip=10)
+    said = " ".join(compare.describe("Moons", noisy, 1))
+    assert "memorises" in said and f"against {noisy['knn'].test_accuracy:.0%} held out" in said
+    assert noisy["knn"].train_accuracy == 1.0 > noisy["knn"].test_accuracy
+
+
+def test_every_question_offers_its_answer():
+    questions = compare.questions()
+    assert 4 <= len(questions) <= 6
+    for question in questions:
+        assert question.answer in question.options
+        assert set(question.settings) == set(compare.DEFAULTS)
+
+
+def test_download_figure_draws_three_panels():
+    X, y = compare.make_data("Moons", 60, 0)
+    data = compare.split(X, y, 0)
+    grid, low, high = compare.box(X, 10)
+    panels = [(n, compare.fit(compare.make_model(n, data), data, grid).regions, None) for n in compare.NAMES]
+    png = draw.figure_bytes(panels, data, low, high, ["class 0", "class 1"], "png")
+    assert png.startswith(b"\x89PNG")
+    assert (
+        draw.figure_bytes(panels, data, low, high, ["class 0", "class 1"], "svg")
+        .lstrip()
+        .startswith(b"<?xml")
+    )
