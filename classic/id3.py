@@ -28,14 +28,15 @@ tree as IF … THEN rules. Drawing lives in :mod:`classic.viz.tree`, the lesson'
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from classic._validation import Estimator, NotFittedError, RandomState, check_is_fitted
+from classic import _id3_engine as engine
+from classic._validation import Estimator, RandomState, check_is_fitted
+from classic.evaluation import train_test_split
 
 Layout = dict[str, dict[str, "Layout"]]
 
@@ -313,30 +314,6 @@ class _Pending:
     layout: Layout | None
 
 
-def _as_array(X: Any) -> np.ndarray:
-    X = X if isinstance(X, np.ndarray) else np.asarray(X, dtype=object)
-    if X.ndim != 2:
-        raise ValueError(f"X must be 2-D (rows × features), got an array of shape {X.shape}")
-    return X
-
-
-def _numbers(column: np.ndarray, missing_value: str) -> np.ndarray | None:
-    """The column as floats (NaN where missing), or None when a known value is not a finite number."""
-    if column.dtype.kind in "biuf":
-        return column.astype(np.float64)
-    text = column.astype(str)
-    known = text != missing_value
-    try:
-        values = text[known].astype(np.float64)
-    except ValueError:
-        return None
-    if not np.isfinite(values).all():
-        return None
-    out = np.full(len(text), np.nan)
-    out[known] = values
-    return out
-
-
 class ID3(Estimator):
     """A decision tree over categorical and numeric features (Quinlan's ID3, with C4.5's options).
 
@@ -392,7 +369,7 @@ class ID3(Estimator):
         self.missing = missing
         self.missing_value = missing_value
 
-    # -- reading the data ------------------------------------------------------------------
+    # -- reading the data --------------------------------------------------------------------
 
     def _check_params(self) -> None:
         if self.criterion not in CRITERIA:
@@ -405,27 +382,6 @@ class ID3(Estimator):
             raise ValueError(f"min_gain must be a finite number, got {self.min_gain!r}")
         if not isinstance(self.missing_value, str):
             raise ValueError(f"missing_value must be a string, got {self.missing_value!r}")
-
-    def _encode(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Each categorical value's branch (−1 missing, −2 never seen) and the numeric values."""
-        codes = np.zeros(X.shape, dtype=np.int64)
-        numbers = np.full(X.shape, np.nan)
-        for j in range(X.shape[1]):
-            if self.numeric_[j]:
-                column = _numbers(X[:, j], self.missing_value)
-                if column is None:
-                    raise ValueError(
-                        f"feature {self.feature_names_[j]!r} is numeric: every value must be a number"
-                    )
-                numbers[:, j] = column
-                continue
-            text, branches = X[:, j].astype(str), self._branches[j]
-            at = np.minimum(np.searchsorted(branches, text), max(len(branches) - 1, 0))
-            found = branches[at] == text if len(branches) else np.zeros(len(text), bool)
-            codes[:, j] = np.where(found, at, -2)
-            if self.missing != "value":
-                codes[text == self.missing_value, j] = -1
-        return codes, numbers
 
     def fit(self, X: Any, y: Any, feature_names: Sequence[str] | None = None) -> ID3:
         """Grow the tree on rows ``X`` (strings and/or numbers) with labels ``y``; returns self."""
@@ -441,7 +397,7 @@ class ID3(Estimator):
 
     def _fit(self, X: Any, y: Any, feature_names: Sequence[str] | None, layout: Layout | None) -> ID3:
         self._check_params()
-        X = _as_array(X)
+        X = engine.as_table(X)
         y = np.asarray(y).astype(str)
         if y.ndim != 1 or len(y) != len(X):
             raise ValueError(f"y must be 1-D with one label per row of X ({len(X)}), got shape {y.shape}")
@@ -454,21 +410,16 @@ class ID3(Estimator):
             raise ValueError(f"feature_names must be {X.shape[1]} distinct names, got {names!r}")
         self.feature_names_, self.n_features_in_ = names, X.shape[1]
         self.classes_, y_codes = np.unique(y, return_inverse=True)
-        numbers = [_numbers(X[:, j], self.missing_value) for j in range(X.shape[1])]
-        numbers = [c if c is not None and not np.isnan(c).all() else None for c in numbers]
-        self.numeric_ = np.array([column is not None for column in numbers], dtype=bool)
-        self.categories_ = [
-            np.unique(column[~np.isnan(column)]) if column is not None else np.unique(X[:, j].astype(str))
-            for j, column in enumerate(numbers)
-        ]
+        self.numeric_, self.categories_ = engine.read_table(X, self.missing_value)
         # A categorical feature's branches: its values, the missing marker left out unless "value".
-        self._branches = [
-            values[values != self.missing_value] if not numeric and self.missing != "value" else values
-            for values, numeric in zip(self.categories_, self.numeric_, strict=True)
+        branches = [
+            v[v != self.missing_value] if not numeric and self.missing != "value" else v
+            for v, numeric in zip(self.categories_, self.numeric_, strict=True)
         ]
+        self._encoding = engine.Encoding(self.numeric_, branches, names, self.missing_value)
         if layout is not None:
             self._check_layout(layout, names)
-        self._grow(*self._encode(X), y_codes.astype(np.int64), layout)
+        self._grow(*self._encoding(X, self.missing == "value"), y_codes.astype(np.int64), layout)
         return self
 
     def _check_layout(self, layout: Layout, names: Sequence[str]) -> None:
@@ -487,7 +438,7 @@ class ID3(Estimator):
                     )
                 self._check_layout(sub, [n for n in names if n != name])
 
-    # -- growing -----------------------------------------------------------------------------
+    # -- growing -------------------------------------------------------------------------------
 
     def _make_node(self, counts: np.ndarray, depth: int, parent: Node | None) -> Node:
         size = int(counts.sum())
@@ -502,157 +453,135 @@ class ID3(Estimator):
         self._nodes.append(node)
         return node
 
-    def _categorical_tables(self, rows: np.ndarray, y: np.ndarray, columns: list[int]) -> np.ndarray:
-        """Counts ``[feature, value, class]`` at a node (missing rows in the last value slot)."""
-        n_classes, width = len(self.classes_), self._width
-        cells = self._cells[np.ix_(rows, columns)] + y[rows, None]
-        cells += (np.arange(len(columns)) * width * n_classes)[None, :]
-        counts = np.bincount(cells.ravel(), minlength=len(columns) * width * n_classes)
-        return counts.reshape(len(columns), width, n_classes)
-
-    def _best_threshold(self, rows: np.ndarray, y: np.ndarray, j: int) -> tuple:
-        """The best ``x_j <= τ`` at a node: ``(score, τ, count table, missing rows)`` or None."""
-        mask = self._mask
-        mask[rows] = True
-        order = self._order[j][mask[self._order[j]]]  # the node's rows, sorted by x_j (NaN last)
-        mask[rows] = False
-        values = self._numbers[order, j]
-        known = int(np.count_nonzero(~np.isnan(values)))
-        values, labels = values[:known], y[order[:known]]
-        ends = np.flatnonzero(values[1:] != values[:-1])  # last index of each run of equal values
-        if len(ends) == 0:
-            return None
-        left = np.cumsum(self._eye[labels], axis=0)
-        runs = np.diff(left[np.append(ends, known - 1)], axis=0, prepend=0)
-        pure = (runs > 0).sum(axis=1) == 1
-        same = pure[:-1] & pure[1:] & (runs[:-1].argmax(axis=1) == runs[1:].argmax(axis=1))
-        ends = ends[~same]  # the slides' candidates: between values whose labels differ
-        if len(ends) == 0:
-            return None
-        tables = np.stack([left[ends], left[-1] - left[ends]], axis=1)
-        score = split_scores(tables, len(order) - known, self.criterion)[4]
-        best = int(np.argmax(score >= score.max() - TOLERANCE))
-        threshold = float((values[ends[best]] + values[ends[best] + 1]) / 2)
-        return float(score[best]), threshold, tables[best], len(order) - known
-
-    def _score_node(self, rows: np.ndarray, y: np.ndarray, available: list[int]) -> tuple:
-        """Every candidate's score and ``(branches, counts, missing, τ)`` table at a node.
-
-        A feature with a single value here is no candidate (its score is −inf), so a negative
-        ``min_gain`` never splits on it.
-        """
-        found: dict[int, tuple] = {}
-        categorical = [j for j in available if not self.numeric_[j]]
-        if categorical:
-            counts = self._categorical_tables(rows, y, categorical)
-            known_counts, missing = counts[:, :-1], counts[:, -1].sum(axis=1)
-            score = split_scores(known_counts, missing, self.criterion)[4]
-            score[(known_counts.sum(axis=2) > 0).sum(axis=1) < 2] = -np.inf
-            for k, j in enumerate(categorical):
-                branches = [str(b) for b in self._branches[j]]
-                found[j] = (score[k], None, known_counts[k, : len(branches)], missing[k], branches)
-        for j in available:
-            if self.numeric_[j]:
-                best = self._best_threshold(rows, y, j)
-                if best is None:
-                    best = (-np.inf, None, np.zeros((2, len(self.classes_)), np.int64), 0)
-                found[j] = (*best, list(threshold_branches(best[1])) if best[1] is not None else ["", ""])
-        scores = np.array([found[j][0] for j in available])
-        tables = [(found[j][4], found[j][2], int(found[j][3]), found[j][1]) for j in available]
-        return scores, tables
-
-    def _may_split(self, node: Node, available: list[int]) -> bool:
+    def _may_split(self, item: _Pending) -> bool:
+        node = item.node
+        if item.layout is not None:
+            return bool(item.layout) and node.n_samples > 0
         return (
-            bool(available)
+            bool(item.available)
             and sum(1 for n in node.counts.values() if n) > 1
             and (self.max_depth is None or node.depth < self.max_depth)
         )
 
-    def _grow(self, codes: np.ndarray, numbers: np.ndarray, y: np.ndarray, layout: Layout | None) -> None:
+    def _score_level(self, level: list[_Pending], data: tuple) -> tuple[np.ndarray, list]:
+        """Every candidate test of every node of one level, scored by ``split_scores``.
+
+        Returns the scores ``[node, feature]`` (−inf: not a candidate; a feature with a single
+        value at a node is none, so a negative ``min_gain`` never splits on it) and, per node
+        and feature, the table ``(branches, counts, missing rows, τ)`` of its test.
+        """
+        codes, values, y, cells, width = data
+        n_classes, n_features = len(self.classes_), len(self.numeric_)
+        scores = np.full((len(level), n_features), -np.inf)
+        tables: list[list] = [[None] * n_features for _ in level]
+        categorical = np.flatnonzero(~self.numeric_)
+        if len(categorical):
+            counts = engine.categorical_counts(
+                cells[:, categorical], y, [i.rows for i in level], width, n_classes
+            )
+            known, missing = counts[:, :, :-1], counts[:, :, -1].sum(axis=2)
+            score = split_scores(known, missing, self.criterion)[4]
+            score[np.count_nonzero(known.sum(axis=3), axis=2) < 2] = -np.inf
+            scores[:, categorical] = score
+            for k, j in enumerate(categorical):
+                branches = [str(b) for b in self._encoding.branches[j]]
+                for i in range(len(level)):
+                    tables[i][j] = (branches, known[i, k, : len(branches)], int(missing[i, k]), None)
+        node_of_row = np.full(len(y), -1, dtype=np.int64)
+        for i, item in enumerate(level):
+            node_of_row[item.rows] = i
+        for j in np.flatnonzero(self.numeric_):
+            node, threshold, counts, missing = engine.threshold_candidates(
+                self._order[j], values[:, j], y, node_of_row, len(level), n_classes
+            )
+            score = split_scores(counts, missing[node], self.criterion)[4]
+            best = engine.first_best(node, score, len(level), TOLERANCE)
+            for i, b in enumerate(best.tolist()):
+                if b < 0:
+                    tables[i][j] = (["", ""], np.zeros((2, n_classes), np.int64), int(missing[i]), None)
+                    continue
+                tables[i][j] = (
+                    list(threshold_branches(threshold[b])),
+                    counts[b],
+                    int(missing[i]),
+                    float(threshold[b]),
+                )
+                scores[i, j] = score[b]
+        return scores, tables
+
+    def _grow(self, codes: np.ndarray, values: np.ndarray, y: np.ndarray, layout: Layout | None) -> None:
+        """Breadth first, one level at a time: score all its nodes' candidates together, then split."""
         n_classes = len(self.classes_)
         self._class_names = [str(c) for c in self.classes_]
-        self._numbers, self._eye = numbers, np.eye(n_classes, dtype=np.int64)
         self._order = [
-            np.argsort(numbers[:, j], kind="stable") if self.numeric_[j] else None
-            for j in range(len(self.numeric_))
+            np.argsort(values[:, j], kind="stable") if num else None for j, num in enumerate(self.numeric_)
         ]
-        self._mask = np.zeros(len(y), dtype=bool)
-        # Count-table cells: a known value's branch, or the last slot for a missing one.
-        self._width = (
-            max([len(b) for b, num in zip(self._branches, self.numeric_, strict=True) if not num] + [0]) + 1
+        width = (
+            max(
+                [len(b) for b, num in zip(self._encoding.branches, self.numeric_, strict=True) if not num]
+                + [0]
+            )
+            + 1
         )
-        self._cells = (np.where(codes < 0, self._width - 1, codes) * n_classes).astype(np.intp)
+        cells = (np.where(codes < 0, width - 1, codes) * n_classes).astype(np.intp)  # missing: the last slot
         self._nodes: list[Node] = []
         self.steps_: list[SplitStep] = []
         self.root_ = self._make_node(np.bincount(y, minlength=n_classes), 0, None)
-        queue = deque([_Pending(self.root_, np.arange(len(y)), list(range(codes.shape[1])), layout)])
-        while queue:
-            item = queue.popleft()
-            node, rows = item.node, item.rows
-            if item.layout is not None:
-                if not item.layout or node.n_samples == 0:
-                    continue
-            elif not self._may_split(node, item.available):
-                continue
-            scores, tables = self._score_node(rows, y, item.available)
-            if item.layout is not None:
-                k = item.available.index(self.feature_names_.index(next(iter(item.layout))))
-            else:
-                k = int(np.argmax(scores >= scores.max() - TOLERANCE))  # ties: the first column
-                if not scores[k] > self.min_gain + TOLERANCE:
-                    continue
-            j = item.available[k]
-            branches, counts, _, threshold = tables[k]
-            node.feature, node.feature_index, node.threshold = self.feature_names_[j], j, threshold
-            node.step = len(self.steps_)
-            self.steps_.append(SplitStep(node, rows, list(item.available), node.feature, tables, self))
-            if threshold is None:
-                branch = np.where(codes[rows, j] < 0, len(branches), codes[rows, j])
-                rest = [a for a in item.available if a != j]
-            else:
-                values = numbers[rows, j]
-                branch = np.where(np.isnan(values), len(branches), (values > threshold).astype(np.int64))
-                rest = item.available
-            sizes = counts.sum(axis=1)
-            majority = int(np.argmax(sizes))
-            lost = np.bincount(y[rows[branch >= len(branches)]], minlength=n_classes)
-            branch = np.where(branch >= len(branches), majority, branch)  # missing rows: the majority way
-            for b, key in enumerate(branches):
-                child = self._make_node(counts[b] + (lost if b == majority else 0), node.depth + 1, node)
-                node.children[key] = child
-                node.shares[key] = float(sizes[b] / max(sizes.sum(), 1))
-                below = None if item.layout is None else item.layout[node.feature].get(key, {})
-                queue.append(_Pending(child, rows[branch == b], rest, below))
-        del self._mask, self._order, self._cells, self._numbers
+        level = [_Pending(self.root_, np.arange(len(y)), list(range(codes.shape[1])), layout)]
+        while level:
+            level = [item for item in level if self._may_split(item)]
+            if not level:
+                break
+            scores, tables = self._score_level(level, (codes, values, y, cells, width))
+            following = []
+            for item, score, table in zip(level, scores, tables, strict=True):
+                following += self._split(item, score, table, codes, values, y)
+            level = following
+        del self._order
         self._compile()
 
-    # -- prediction --------------------------------------------------------------------------
+    def _split(self, item: _Pending, score: np.ndarray, table: list, codes, values, y) -> list[_Pending]:
+        """Split one node on its best test (or the layout's); the children, waiting their turn."""
+        node, rows, available = item.node, item.rows, item.available
+        if item.layout is not None:
+            j = self.feature_names_.index(next(iter(item.layout)))
+        else:
+            options = score[available]
+            k = int(np.argmax(options >= options.max() - TOLERANCE))  # ties: the first column
+            if not options[k] > self.min_gain + TOLERANCE:
+                return []
+            j = available[k]
+        branches, counts, _, threshold = table[j]
+        node.feature, node.feature_index, node.threshold = self.feature_names_[j], j, threshold
+        node.step = len(self.steps_)
+        self.steps_.append(
+            SplitStep(node, rows, list(available), node.feature, [table[a] for a in available], self)
+        )
+        if threshold is None:
+            branch = np.where(codes[rows, j] < 0, len(branches), codes[rows, j])
+            rest = [a for a in available if a != j]
+        else:
+            x = values[rows, j]
+            branch = np.where(np.isnan(x), len(branches), (x > threshold).astype(np.int64))
+            rest = available
+        sizes = counts.sum(axis=1)
+        majority = int(np.argmax(sizes))
+        lost = branch == len(branches)  # rows missing the value go the way most rows went
+        extra = np.bincount(y[rows[lost]], minlength=len(self.classes_))
+        branch[lost] = majority
+        children = []
+        for b, key in enumerate(branches):
+            child = self._make_node(counts[b] + (extra if b == majority else 0), node.depth + 1, node)
+            node.children[key], node.shares[key] = child, float(sizes[b] / max(sizes.sum(), 1))
+            below = None if item.layout is None else item.layout[node.feature].get(key, {})
+            children.append(_Pending(child, rows[branch == b], rest, below))
+        return children
+
+    # -- prediction ----------------------------------------------------------------------------
 
     def _compile(self) -> None:
-        """Flat arrays of the tree, so that prediction routes all rows one level at a time."""
         nodes = list(self._iter_nodes())
-        size = max(node.id for node in nodes) + 1
-        width = max([len(node.children) for node in nodes] + [1])
-        self._feature = np.full(size, -1, dtype=np.int64)
-        self._threshold = np.full(size, np.nan)
-        self._child = np.full((size, width), -1, dtype=np.int64)
-        self._share = np.zeros((size, width))
-        self._proba = np.zeros((size, len(self.classes_)))
-        self._votes = np.zeros((size, len(self.classes_)))
-        for node in nodes:
-            self._proba[node.id], self._votes[node.id] = node.proba, node.votes
-            if node.is_leaf:
-                continue
-            self._feature[node.id] = node.feature_index
-            if node.threshold is not None:
-                self._threshold[node.id] = node.threshold
-            for b, (key, child) in enumerate(node.children.items()):
-                self._child[node.id, b] = child.id
-                self._share[node.id, b] = node.shares[key]
-        self._majority = np.argmax(self._share, axis=1)
-        self._update_size(nodes)
-
-    def _update_size(self, nodes: list[Node]) -> None:
+        self._router = engine.Router(nodes, self.numeric_, len(self.classes_))
         self.n_nodes_ = len(nodes)
         self.n_leaves_ = sum(node.is_leaf for node in nodes)
         self.depth_ = max(node.depth for node in nodes)
@@ -667,46 +596,16 @@ class ID3(Estimator):
 
     def _input(self, X: Any) -> tuple[np.ndarray, np.ndarray]:
         check_is_fitted(self, "root_")
-        X = _as_array(X)
+        X = engine.as_table(X)
         if X.shape[1] != self.n_features_in_:
             raise ValueError(
                 f"X has {X.shape[1]} features, but the tree was fitted with {self.n_features_in_}"
             )
-        return self._encode(X)
+        return self._encoding(X, self.missing == "value")
 
-    def _route(self, codes: np.ndarray, numbers: np.ndarray, visits: list | None = None) -> np.ndarray:
-        """Each row's summed class distribution over the leaves it reaches, all rows level by level."""
-        table = self._votes if self.missing == "branch" else self._proba
-        out = np.zeros((len(codes), len(self.classes_)))
-        rows, nodes = np.arange(len(codes)), np.zeros(len(codes), dtype=np.int64)
-        weights = np.ones(len(codes))
-        while len(rows):
-            if visits is not None:
-                visits.append((rows, nodes))
-            feature = self._feature[nodes]
-            inner = feature >= 0
-            slot = np.zeros(len(rows), dtype=np.int64)
-            f, r = feature[inner], rows[inner]
-            numeric, values = self.numeric_[f], numbers[r, f]
-            inner_slot = np.where(
-                numeric, (values > self._threshold[nodes[inner]]).astype(np.int64), codes[r, f]
-            )
-            inner_slot[numeric & np.isnan(values)] = -1
-            slot[inner] = inner_slot
-            stop = ~inner | (slot == -2)  # a leaf, or a value this node never saw: its distribution answers
-            np.add.at(out, rows[stop], weights[stop, None] * table[nodes[stop]])
-            lost = ~stop & (slot == -1)
-            if self.missing in ("majority", "value"):
-                slot[lost] = self._majority[nodes[lost]]
-                lost[:] = False
-            go = ~stop & ~lost
-            e, b = np.nonzero(self._share[nodes[lost]] > 0)  # every way training rows went
-            index = np.flatnonzero(lost)[e]
-            spread = weights[index] * (self._share[nodes[index], b] if self.missing == "fractional" else 1.0)
-            rows = np.concatenate([rows[go], rows[index]])
-            nodes = np.concatenate([self._child[nodes[go], slot[go]], self._child[nodes[index], b]])
-            weights = np.concatenate([weights[go], spread])
-        return out
+    def _totals(self, X: Any, rule: str | None = None, visits: list | None = None) -> np.ndarray:
+        codes, values = self._input(X)
+        return self._router.route(codes, values, rule or self.missing, visits)
 
     def predict_proba(self, X: Any) -> np.ndarray:
         """Class probabilities, shape (n, n_classes), columns in ``classes_`` order.
@@ -714,12 +613,12 @@ class ID3(Estimator):
         A leaf's training class frequencies; with a missing value, the leaves reached are
         combined as ``missing`` says.
         """
-        total = self._route(*self._input(X))
+        total = self._totals(X)
         return total / np.maximum(total.sum(axis=1, keepdims=True), 1e-300)
 
     def predict(self, X: Any) -> np.ndarray:
         """The most probable class of each row (ties: the first class)."""
-        total = self._route(*self._input(X))
+        total = self._totals(X)
         return self.classes_[np.argmax(total, axis=1)]
 
     def score(self, X: Any, y: Any) -> float:
@@ -728,14 +627,8 @@ class ID3(Estimator):
 
     def apply(self, X: Any) -> np.ndarray:
         """The leaf each row ends in (the majority child where a value is missing)."""
-        codes, numbers = self._input(X)
         visits: list = []
-        saved, self.missing = self.missing, "majority"
-        try:
-            self._route(codes, numbers, visits)
-        finally:
-            self.missing = saved
-        leaf = np.zeros(len(codes), dtype=np.int64)
+        leaf = np.zeros(len(self._totals(X, "majority", visits)), dtype=np.int64)
         for rows, nodes in visits:
             leaf[rows] = nodes
         return leaf
@@ -743,7 +636,7 @@ class ID3(Estimator):
     def decision_path(self, x: Sequence) -> list[Node]:
         """The nodes a record visits, root first (several branches when a value is missing)."""
         visits: list = []
-        self._route(*self._input([list(x)]), visits)
+        self._totals([list(x)], visits=visits)
         by_id = {node.id: node for node in self._iter_nodes()}
         return [by_id[int(n)] for _, nodes in visits for n in nodes]
 
@@ -756,21 +649,18 @@ class ID3(Estimator):
         validation accuracy (ties: the larger subtree) and replace it, as long as accuracy does
         not drop (Mitchell, *Machine Learning*, 3.7.1: prune "until further pruning is harmful").
         """
-        codes, numbers = self._input(X_val)
+        codes, values = self._input(X_val)
         y_val = np.asarray(y_val).astype(str)
         if len(y_val) != len(codes) or len(codes) == 0:
             raise ValueError(
                 f"X_val and y_val must be non-empty and of one length, got {len(codes)}, {len(y_val)}"
             )
-        truth = np.searchsorted(self.classes_, y_val)
-        truth[
-            (truth >= len(self.classes_))
-            | (self.classes_[np.minimum(truth, len(self.classes_) - 1)] != y_val)
-        ] = -1
+        index = {str(c): i for i, c in enumerate(self.classes_)}
+        truth = np.array([index.get(v, -1) for v in y_val.tolist()])
         while True:
-            visits: list = []
-            correct = np.argmax(self._route(codes, numbers, visits), axis=1) == truth
-            reach = np.zeros((len(self._feature), len(codes)), dtype=bool)
+            router, visits = self._router, []
+            correct = np.argmax(router.route(codes, values, self.missing, visits), axis=1) == truth
+            reach = np.zeros((len(router.feature), len(codes)), dtype=bool)
             for rows, nodes in visits:
                 reach[nodes, rows] = True
             best = None
@@ -778,9 +668,9 @@ class ID3(Estimator):
                 rows = np.flatnonzero(reach[node.id])
                 if node.is_leaf or len(rows) == 0:
                     continue
-                self._feature[node.id] = -1
-                now = np.argmax(self._route(codes[rows], numbers[rows]), axis=1) == truth[rows]
-                self._feature[node.id] = node.feature_index
+                router.feature[node.id] = -1  # as a leaf, for a moment
+                now = np.argmax(router.route(codes[rows], values[rows], self.missing), axis=1) == truth[rows]
+                router.feature[node.id] = node.feature_index
                 change = int(now.sum()) - int(correct[rows].sum())
                 size = sum(1 for _ in self._iter_nodes(node))
                 if change >= 0 and (best is None or (change, size) > best[:2]):
@@ -838,11 +728,9 @@ class PrunedID3(ID3):
 
     def fit(self, X: Any, y: Any, feature_names: Sequence[str] | None = None) -> PrunedID3:
         """Grow on ``1 − validation_fraction`` of the rows, prune on the rest; returns self."""
-        from classic.evaluation import train_test_split  # evaluation imports estimators' users
-
         if not 0 < self.validation_fraction < 1:
             raise ValueError(f"validation_fraction must be in (0, 1), got {self.validation_fraction!r}")
-        X, y = _as_array(X), np.asarray(y).astype(str)
+        X, y = engine.as_table(X), np.asarray(y).astype(str)
         if len(y) < 2:
             raise ValueError(f"pruning needs at least 2 rows (one to grow, one to validate), got {len(y)}")
         X_grow, X_val, y_grow, y_val = train_test_split(
@@ -868,26 +756,3 @@ def _signature_with_tree_parameters() -> None:
 
 
 _signature_with_tree_parameters()
-
-__all__ = [
-    "CRITERIA",
-    "ID3",
-    "MISSING",
-    "Node",
-    "NotFittedError",
-    "PrunedID3",
-    "SplitScore",
-    "SplitStep",
-    "conditional_entropy",
-    "entropy",
-    "gain_ratio",
-    "gini",
-    "gini_gain",
-    "impurity",
-    "information_gain",
-    "rows_with_missing",
-    "score_split",
-    "split_information",
-    "split_scores",
-    "threshold_branches",
-]

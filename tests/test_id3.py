@@ -31,6 +31,7 @@ from classic.id3_lessons import (
     evaluate,
     explain_split,
     posts_protocol,
+    representation_sizes,
     textbook_id3,
     unweighted_choice,
     unweighted_information_gain,
@@ -566,3 +567,116 @@ def test_pruned_id3_records_what_pruning_did(votes):
     assert "validation_fraction=0.3" in repr(model)
     with pytest.raises(ValueError, match="validation_fraction"):
         PrunedID3(validation_fraction=1.0).fit(X, y)
+
+
+# --------------------------------------------------------------------------------------------
+# Numeric features: thresholds at the slides' midpoints
+# --------------------------------------------------------------------------------------------
+
+
+def test_a_numeric_feature_splits_at_the_midpoint_where_labels_change():
+    # Sorted values 1 2 3 | 5 8 with labels a a a | b b: one candidate, τ = (3 + 5) / 2 = 4.
+    tree = ID3().fit(np.array([[8.0], [1.0], [3.0], [5.0], [2.0]]), ["b", "a", "a", "b", "a"], ["x"])
+    root = tree.root_
+    assert root.threshold == 4.0 and list(root.children) == ["<= 4", "> 4"]
+    assert root.children["<= 4"].counts == {"a": 3, "b": 0} and root.shares == {"<= 4": 0.6, "> 4": 0.4}
+    (candidate,) = tree.steps_[0].candidates()
+    assert candidate.threshold == 4.0 and candidate.gain == pytest.approx(entropy(list("aaabb")))
+    assert tree.rules() == ["IF x <= 4 THEN a", "IF x > 4 THEN b"]
+    assert tree.predict([[3.9], [4.0], [4.1], [-100]]).tolist() == ["a", "a", "b", "a"]
+    assert tree.conditions(root.children["> 4"]) == [("x", "> 4")]
+
+
+def test_candidates_are_only_between_values_whose_labels_differ():
+    # 1:a 2:a 3:b 4:b 5:a. Candidates 2.5 and 4.5 (not 1.5 or 3.5); x ≤ 2.5 leaves (a a) pure.
+    X, y = np.array([[1.0], [2.0], [3.0], [4.0], [5.0]]), ["a", "a", "b", "b", "a"]
+    tree = ID3().fit(X, y, ["x"])
+    assert tree.root_.threshold == 2.5
+    inner = tree.root_.children["> 2.5"]
+    assert inner.feature == "x" and inner.threshold == 4.5  # the same feature again, another τ
+    assert tree.score(X, y) == 1.0 and tree.n_leaves_ == 3
+    # Ties of value with different labels give a candidate on each side of the mixed value.
+    tree = ID3().fit(np.array([[1.0], [2.0], [2.0], [3.0]]), ["a", "a", "b", "b"], ["x"])
+    assert [c.threshold for c in tree.steps_[0].candidates()] == [1.5]
+
+
+def test_string_columns_of_numbers_are_numeric_and_mixed_tables_work():
+    X = np.array(
+        [["1.5", "red"], ["1.7", "blue"], ["1.9", "red"], ["2.1", "blue"], ["?", "red"], ["2.3", "?"]],
+        dtype=object,
+    )
+    y = ["s", "s", "t", "t", "s", "t"]
+    tree = ID3().fit(X, y, ["height", "colour"])
+    assert tree.numeric_.tolist() == [True, False]
+    assert tree.root_.feature == "height" and tree.root_.threshold == pytest.approx(1.8)
+    (height, colour) = tree.steps_[0].candidates()
+    assert height.missing == 1 and height.known_fraction == pytest.approx(5 / 6)
+    assert colour.branches == ["blue", "red"] and colour.missing == 1
+    proba = tree.predict_proba([["?", "red"]])
+    np.testing.assert_allclose(proba, [[3 / 5, 2 / 5]])  # weighted by the 2 : 3 known rows each way
+    with pytest.raises(ValueError, match="numeric"):
+        tree.predict([["tall", "red"]])
+
+
+def test_numeric_arrays_with_nan_as_missing():
+    X = np.array([[0.0, 1.0], [1.0, np.nan], [2.0, 0.0], [3.0, 1.0]])
+    tree = ID3().fit(X, ["a", "a", "b", "b"])
+    assert tree.numeric_.tolist() == [True, True] and tree.root_.threshold == 1.5
+    assert tree.predict(np.array([[np.nan, 0.0]])).shape == (1,)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_root_threshold_agrees_with_scikit_learn(seed):
+    DecisionTreeClassifier = pytest.importorskip("sklearn.tree").DecisionTreeClassifier
+    X, y = datasets.gaussian_clusters(60, ((-1.0, 0.0), (1.5, 0.5)), 1.0, seed)
+    ours = ID3(max_depth=1).fit(X, y)
+    theirs = DecisionTreeClassifier(criterion="entropy", max_depth=1, random_state=0).fit(X, y)
+    assert ours.root_.feature_index == theirs.tree_.feature[0]
+    assert ours.root_.threshold == pytest.approx(theirs.tree_.threshold[0])
+    gain = theirs.tree_.impurity[0] - sum(
+        theirs.tree_.weighted_n_node_samples[c] / len(y) * theirs.tree_.impurity[c] for c in (1, 2)
+    )
+    assert ours.steps_[0].candidates()[ours.root_.feature_index].gain == pytest.approx(gain)
+
+
+def test_a_full_numeric_tree_agrees_with_scikit_learn_on_predictions():
+    DecisionTreeClassifier = pytest.importorskip("sklearn.tree").DecisionTreeClassifier
+    X, y = datasets.moons(400, 0.2, 0)
+    ours = ID3().fit(X, y)
+    theirs = DecisionTreeClassifier(criterion="entropy", random_state=0).fit(X, y)
+    assert ours.score(X, y) == theirs.score(X, y) == 1.0
+    X_test, _ = datasets.moons(2000, 0.2, 1)
+    agree = np.mean(ours.predict(X_test).astype(int) == theirs.predict(X_test))
+    assert agree > 0.9
+
+
+def test_apply_gives_the_leaf_of_each_row():
+    X, y = datasets.xor(40, 0.1, 0)
+    tree = ID3().fit(X, y)
+    leaves = tree.apply(X)
+    by_id = {node.id: node for node in tree._iter_nodes()}
+    assert all(by_id[int(leaf)].is_leaf for leaf in leaves)
+    assert [by_id[int(leaf)].label for leaf in leaves] == tree.predict(X).tolist()
+
+
+# --------------------------------------------------------------------------------------------
+# The slides' representational power: AND in O(n) tests, parity in O(2ⁿ)
+# --------------------------------------------------------------------------------------------
+
+
+def test_and_and_parity_tables():
+    X, y, names = datasets.load_parity(3)
+    assert X.shape == (8, 3) and names == ["x1", "x2", "x3"]
+    assert y.tolist() == ["F", "T", "T", "F", "T", "F", "F", "T"]
+    X, y, _ = datasets.load_and(4)
+    assert (y == "T").sum() == 1 and X[y == "T"].tolist() == [["T"] * 4]
+
+
+def test_and_needs_2n_plus_1_nodes_parity_2_to_the_n_plus_1_minus_1():
+    sizes = representation_sizes(range(2, 9))
+    assert sizes["AND"] == [2 * n + 1 for n in range(2, 9)]
+    assert sizes["parity"] == [2 ** (n + 1) - 1 for n in range(2, 9)]
+    assert sizes["parity, as ID3 grows it"] == [1] * 7  # every gain is 0 at the root: ID3 stops
+    X, y, names = datasets.load_parity(4)
+    assert ID3(min_gain=-1).fit(X, y, names).score(X, y) == 1.0
+    assert [score_split(X[:, j], y).gain for j in range(4)] == [0.0] * 4

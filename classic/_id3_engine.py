@@ -1,0 +1,228 @@
+"""The array work behind :mod:`classic.id3`: reading a table, counting, routing rows.
+
+``classic.id3`` reads like the algorithm (score every candidate test, keep the best, split);
+this module does its counting with numpy so that a tree grows and predicts at interactive
+speed. Nothing here scores a split: it builds count tables (rows per branch × class) for many
+nodes at once and ``classic.id3.split_scores`` scores them.
+
+- ``read_table``: which columns are numeric (a numeric array, or every known value parses as
+  a finite number) and the sorted values of each column.
+- ``Encoding``: a categorical value → its branch (−1 missing, −2 never seen), numbers as floats.
+- ``categorical_counts``: one bincount gives ``counts[node, feature, branch, class]``.
+- ``threshold_candidates``: for one numeric feature and all nodes of a level, the slides'
+  candidate thresholds (midpoints between consecutive values whose labels differ) with the
+  count table of each, from one presorted order of the column.
+- ``Router``: the tree as flat arrays; all rows go down one level at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+MAX_CELLS = 2_000_000  # count-table cells per bincount (nodes are processed in chunks above this)
+
+
+def as_table(X: Any) -> np.ndarray:
+    X = X if isinstance(X, np.ndarray) else np.asarray(X, dtype=object)
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-D (rows × features), got an array of shape {X.shape}")
+    return X
+
+
+def numbers(column: np.ndarray, missing_value: str) -> np.ndarray | None:
+    """The column as floats (NaN where missing), or None when a known value is not a finite number."""
+    if column.dtype.kind in "biuf":
+        return column.astype(np.float64)
+    text = column.astype(str)
+    known = text != missing_value
+    try:
+        values = text[known].astype(np.float64)
+    except ValueError:
+        return None
+    if not np.isfinite(values).all():
+        return None
+    out = np.full(len(text), np.nan)
+    out[known] = values
+    return out
+
+
+def read_table(X: np.ndarray, missing_value: str) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Which columns are numeric (an all-missing column is not) and each column's sorted values."""
+    parsed = [numbers(X[:, j], missing_value) for j in range(X.shape[1])]
+    parsed = [c if c is not None and not np.isnan(c).all() else None for c in parsed]
+    numeric = np.array([c is not None for c in parsed], dtype=bool)
+    values = [
+        np.unique(c[~np.isnan(c)]) if c is not None else np.unique(X[:, j].astype(str))
+        for j, c in enumerate(parsed)
+    ]
+    return numeric, values
+
+
+class Encoding:
+    """Turns rows into branch codes (categorical features) and floats (numeric features)."""
+
+    def __init__(
+        self, numeric: np.ndarray, branches: Sequence[np.ndarray], names: Sequence[str], missing_value: str
+    ):
+        self.numeric, self.branches, self.names, self.missing_value = numeric, branches, names, missing_value
+        self.lookup = [{str(v): b for b, v in enumerate(values)} for values in branches]
+
+    def __call__(self, X: np.ndarray, missing_is_value: bool) -> tuple[np.ndarray, np.ndarray]:
+        codes = np.zeros(X.shape, dtype=np.int64)
+        values = np.full(X.shape, np.nan)
+        for j in range(X.shape[1]):
+            if self.numeric[j]:
+                column = numbers(X[:, j], self.missing_value)
+                if column is None:
+                    raise ValueError(f"feature {self.names[j]!r} is numeric: every value must be a number")
+                values[:, j] = column
+                continue
+            text = X[:, j].astype(str)
+            seen, inverse = np.unique(text, return_inverse=True)
+            lookup = self.lookup[j]
+            missing = -2 if missing_is_value else -1
+            mapped = [lookup.get(v, missing if v == self.missing_value else -2) for v in seen.tolist()]
+            codes[:, j] = np.asarray(mapped, dtype=np.int64)[inverse]
+        return codes, values
+
+
+def categorical_counts(
+    cells: np.ndarray, y: np.ndarray, groups: Sequence[np.ndarray], width: int, n_classes: int
+) -> np.ndarray:
+    """``counts[node, feature, slot, class]`` for row groups, from ``cells = slot · n_classes``."""
+    n_features = cells.shape[1]
+    block = n_features * width * n_classes
+    out = np.zeros((len(groups), n_features, width, n_classes), dtype=np.int64)
+    step = max(1, MAX_CELLS // max(block, 1))
+    offsets = (np.arange(n_features) * width * n_classes)[None, :]
+    for start in range(0, len(groups), step):
+        part = groups[start : start + step]
+        rows = np.concatenate(part)
+        node = np.repeat(np.arange(len(part)), [len(g) for g in part])
+        index = cells[rows] + y[rows, None] + offsets + (node * block)[:, None]
+        counts = np.bincount(index.ravel(), minlength=len(part) * block)
+        out[start : start + len(part)] = counts.reshape(len(part), n_features, width, n_classes)
+    return out
+
+
+def threshold_candidates(
+    order: np.ndarray,
+    column: np.ndarray,
+    y: np.ndarray,
+    node_of_row: np.ndarray,
+    n_nodes: int,
+    n_classes: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every node's candidate thresholds on one numeric feature, with their count tables.
+
+    ``order`` sorts the column (NaN last); ``node_of_row`` gives each row's node (−1: none).
+    Returns ``(node, threshold, tables, missing)``: per candidate its node, its τ and its
+    ``[[left counts], [right counts]]``; per node its rows with no value. A candidate lies
+    between two consecutive distinct values unless all rows at both have one same label.
+    """
+    seq = order[node_of_row[order] >= 0]
+    seq = seq[np.argsort(node_of_row[seq], kind="stable")]  # grouped by node, sorted within
+    values, nodes = column[seq], node_of_row[seq]
+    known = ~np.isnan(values)
+    missing = np.bincount(nodes[~known], minlength=n_nodes)
+    seq, values, nodes = seq[known], values[known], nodes[known]
+    empty = (np.zeros(0, np.int64), np.zeros(0), np.zeros((0, 2, n_classes), np.int64), missing)
+    if len(seq) < 2:
+        return empty
+    cum = np.cumsum(np.eye(n_classes, dtype=np.int64)[y[seq]], axis=0)
+    last = np.append((nodes[1:] != nodes[:-1]) | (values[1:] != values[:-1]), True)
+    ends = np.flatnonzero(last)  # last position of each run of one value in one node
+    runs = np.diff(cum[ends], axis=0, prepend=np.zeros((1, n_classes), np.int64))
+    pure = np.count_nonzero(runs, axis=1) == 1
+    label = runs.argmax(axis=1)
+    same_node = nodes[ends[:-1]] == nodes[ends[1:]]
+    keep = same_node & ~(pure[:-1] & pure[1:] & (label[:-1] == label[1:]))
+    at = ends[:-1][keep]
+    if len(at) == 0:
+        return empty
+    node = nodes[at]
+    first = np.searchsorted(nodes, np.arange(n_nodes))
+    base = np.vstack([np.zeros((1, n_classes), np.int64), cum])[first]  # counts before each node
+    total = np.vstack([np.zeros((1, n_classes), np.int64), cum])[
+        np.searchsorted(nodes, np.arange(n_nodes), "right")
+    ]
+    left = cum[at] - base[node]
+    tables = np.stack([left, total[node] - base[node] - left], axis=1)
+    return node, (values[at] + values[at + 1]) / 2, tables, missing
+
+
+def first_best(node: np.ndarray, score: np.ndarray, n_nodes: int, tolerance: float) -> np.ndarray:
+    """For each node, the index of its first candidate within ``tolerance`` of its best (−1: none)."""
+    best = np.full(n_nodes, -np.inf)
+    np.maximum.at(best, node, score)
+    good = np.flatnonzero(score >= best[node] - tolerance)
+    found, at = np.unique(node[good], return_index=True)
+    out = np.full(n_nodes, -1, dtype=np.int64)
+    out[found] = good[at]
+    return out
+
+
+class Router:
+    """The tree as flat arrays (feature, threshold, child per branch, shares, distributions).
+
+    ``route`` sends every row down one level at a time and adds, per row, the distribution
+    of each leaf reached; a missing value follows every branch training rows took (weighted
+    by their share, or not), or only the majority branch.
+    """
+
+    def __init__(self, nodes: list, numeric: np.ndarray, n_classes: int):
+        size = max(node.id for node in nodes) + 1
+        width = max([len(node.children) for node in nodes] + [1])
+        self.numeric = numeric
+        self.feature = np.full(size, -1, dtype=np.int64)
+        self.threshold = np.full(size, np.nan)
+        self.child = np.full((size, width), -1, dtype=np.int64)
+        self.share = np.zeros((size, width))
+        self.proba = np.zeros((size, n_classes))
+        self.votes = np.zeros((size, n_classes))
+        for node in nodes:
+            self.proba[node.id], self.votes[node.id] = node.proba, node.votes
+            if node.is_leaf:
+                continue
+            self.feature[node.id] = node.feature_index
+            self.threshold[node.id] = np.nan if node.threshold is None else node.threshold
+            for b, (key, child) in enumerate(node.children.items()):
+                self.child[node.id, b], self.share[node.id, b] = child.id, node.shares[key]
+        self.majority = np.argmax(self.share, axis=1)
+
+    def route(
+        self, codes: np.ndarray, values: np.ndarray, rule: str, visits: list | None = None
+    ) -> np.ndarray:
+        """Each row's summed class distribution (``rule``: fractional, branch, majority or value)."""
+        table = self.votes if rule == "branch" else self.proba
+        out = np.zeros((len(codes), table.shape[1]))
+        rows, nodes = np.arange(len(codes)), np.zeros(len(codes), dtype=np.int64)
+        weights = np.ones(len(codes))
+        while len(rows):
+            if visits is not None:
+                visits.append((rows, nodes))
+            feature = self.feature[nodes]
+            slot = np.full(len(rows), -3, dtype=np.int64)  # −3: a leaf
+            inner = np.flatnonzero(feature >= 0)
+            f, r = feature[inner], rows[inner]
+            numeric, x = self.numeric[f], values[r, f]
+            slot[inner] = np.where(
+                numeric, np.where(np.isnan(x), -1, x > self.threshold[nodes[inner]]), codes[r, f]
+            )
+            stop = slot <= -2  # a leaf, or a value this node never saw: its own distribution answers
+            np.add.at(out, rows[stop], weights[stop, None] * table[nodes[stop]])
+            lost = slot == -1
+            if rule in ("majority", "value"):
+                slot[lost] = self.majority[nodes[lost]]
+                lost[:] = False
+            go = np.flatnonzero(~stop & ~lost)
+            entry, branch = np.nonzero(self.share[nodes[lost]] > 0)  # every way training rows went
+            entry = np.flatnonzero(lost)[entry]
+            spread = weights[entry] * (self.share[nodes[entry], branch] if rule == "fractional" else 1.0)
+            rows = np.concatenate([rows[go], rows[entry]])
+            nodes = np.concatenate([self.child[nodes[go], slot[go]], self.child[nodes[entry], branch]])
+            weights = np.concatenate([weights[go], spread])
+        return out
