@@ -165,6 +165,64 @@ def first_best(node: np.ndarray, score: np.ndarray, n_nodes: int, tolerance: flo
     return out
 
 
+def threshold_branches(threshold: float) -> list[str]:
+    """The child keys of a numeric test ``x <= τ``, as the tree and the rules show them."""
+    return [f"<= {threshold:.4g}", f"> {threshold:.4g}"]
+
+
+class Training:
+    """The training rows as the growth loop needs them: codes, numbers, labels, presorted columns."""
+
+    def __init__(self, codes, values, y, numeric, branches, n_classes: int):
+        self.values, self.y, self.numeric, self.n_classes = values, y, numeric, n_classes
+        self.branches = [[str(b) for b in values_] for values_ in branches]
+        self.order = {j: np.argsort(values[:, j], kind="stable") for j in np.flatnonzero(numeric)}
+        self.categorical = np.flatnonzero(~numeric)
+        # Count-table cells: a known value's branch, or the last slot for a missing one.
+        self.width = max([len(self.branches[j]) for j in self.categorical] + [0]) + 1
+        self.cells = (np.where(codes < 0, self.width - 1, codes) * n_classes).astype(np.intp)[
+            :, self.categorical
+        ]
+
+    def score_level(self, groups: list[np.ndarray], score: Any, tolerance: float) -> tuple[np.ndarray, list]:
+        """Every candidate test of every node (row group) of one level.
+
+        ``score(counts, missing)`` scores count tables. Returns the scores ``[node, feature]``
+        (−inf: no candidate, e.g. a feature with one value there) and, per node and feature,
+        the test's table ``(branches, counts, missing rows, τ)``.
+        """
+        k, n_features = self.n_classes, len(self.numeric)
+        scores = np.full((len(groups), n_features), -np.inf)
+        tables: list[list] = [[None] * n_features for _ in groups]
+        if len(self.categorical):
+            counts = categorical_counts(self.cells, self.y, groups, self.width, k)
+            known, missing = counts[:, :, :-1], counts[:, :, -1].sum(axis=2)
+            found = score(known, missing)
+            found[np.count_nonzero(known.sum(axis=3), axis=2) < 2] = -np.inf
+            scores[:, self.categorical] = found
+            for f, j in enumerate(self.categorical.tolist()):
+                size = len(self.branches[j])
+                for i in range(len(groups)):
+                    tables[i][j] = (self.branches[j], known[i, f, :size], int(missing[i, f]), None)
+        node_of_row = np.full(len(self.y), -1, dtype=np.int64)
+        for i, rows in enumerate(groups):
+            node_of_row[rows] = i
+        for j, order in self.order.items():
+            node, threshold, counts, missing = threshold_candidates(
+                order, self.values[:, j], self.y, node_of_row, len(groups), k
+            )
+            found = score(counts, missing[node])
+            best = first_best(node, found, len(groups), tolerance)
+            for i, b in enumerate(best.tolist()):
+                if b < 0:
+                    tables[i][j] = (["", ""], np.zeros((2, k), np.int64), int(missing[i]), None)
+                    continue
+                tau = float(threshold[b])
+                tables[i][j] = (threshold_branches(tau), counts[b], int(missing[i]), tau)
+                scores[i, j] = found[b]
+        return scores, tables
+
+
 class Router:
     """The tree as flat arrays (feature, threshold, child per branch, shares, distributions).
 

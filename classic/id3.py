@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -148,46 +149,43 @@ class SplitScore:
     ``counts[v, c]`` holds the rows with a known value in branch ``branches[v]`` and class
     ``classes[c]``; ``missing`` rows have no value. ``terms`` is each branch's impurity and
     ``weights`` its share ``|K_v|/|K|``, so ``after = Σ weights · terms`` and ``gain =
-    known_fraction · (before − after)``; ``score`` is what the criterion compares.
+    known_fraction · (before − after)``; ``score`` is what the criterion compares. All of them
+    come from :func:`split_scores`, the function the tree is grown with.
     """
 
     feature: str
     branches: list[str]
     classes: list[str]
     counts: np.ndarray
-    missing: int
-    before: float
-    terms: np.ndarray
-    weights: np.ndarray
-    after: float
-    known_fraction: float
-    gain: float
-    split_information: float
-    score: float
+    missing: int = 0
+    criterion: str = "entropy"
+    base: float = 2.0
     threshold: float | None = None
     chosen: bool = False
 
+    @cached_property
+    def _scores(self) -> tuple:
+        return tuple(map(float, split_scores(self.counts, self.missing, self.criterion, self.base)))
 
-def _explain(feature, branches, classes, counts, missing, criterion, base=2.0, **extra) -> SplitScore:
-    before, after, gain, information, score = split_scores(counts, missing, criterion, base)
-    sizes = counts.sum(axis=1)
-    known = int(sizes.sum())
-    return SplitScore(
-        feature,
-        list(branches),
-        list(classes),
-        counts,
-        int(missing),
-        float(before),
-        impurity(counts, "gini" if criterion == "gini" else "entropy", base),
-        sizes / max(known, 1),
-        float(after),
-        known / max(known + int(missing), 1),
-        float(gain),
-        float(information),
-        float(score),
-        **extra,
-    )
+    before = property(lambda self: self._scores[0], doc="Impurity of the known rows.")
+    after = property(lambda self: self._scores[1], doc="Branches' impurity weighted by |K_v|/|K|.")
+    gain = property(lambda self: self._scores[2], doc="known_fraction · (before − after).")
+    split_information = property(lambda self: self._scores[3], doc="Entropy of the branch sizes.")
+    score = property(lambda self: self._scores[4], doc="What the criterion compares.")
+
+    @property
+    def terms(self) -> np.ndarray:
+        return impurity(self.counts, "gini" if self.criterion == "gini" else "entropy", self.base)
+
+    @property
+    def weights(self) -> np.ndarray:
+        sizes = self.counts.sum(axis=1)
+        return sizes / max(int(sizes.sum()), 1)
+
+    @property
+    def known_fraction(self) -> float:
+        known = int(self.counts.sum())
+        return known / max(known + self.missing, 1)
 
 
 def score_split(
@@ -206,7 +204,9 @@ def score_split(
     values, labels = np.asarray(values).astype(str), np.asarray(labels).astype(str)
     known = values != missing_value if missing_value is not None else np.ones(len(values), bool)
     branches, counts = _count_table(values[known], labels[known], np.unique(labels))
-    return _explain(feature, branches, np.unique(labels), counts, (~known).sum(), criterion, base)
+    return SplitScore(
+        feature, branches, list(np.unique(labels)), counts, int((~known).sum()), criterion, base
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -266,11 +266,6 @@ class Node:
         return f"Node(id={self.id}, {test or f'label={self.label!r}'}, counts={self.counts})"
 
 
-def threshold_branches(threshold: float) -> tuple[str, str]:
-    """The child keys of a numeric test ``x <= τ``."""
-    return f"<= {threshold:.4g}", f"> {threshold:.4g}"
-
-
 @dataclass(eq=False)
 class SplitStep:
     """One split made while growing: the node, its rows and every candidate's count table."""
@@ -288,19 +283,10 @@ class SplitStep:
 
     def candidates(self) -> list[SplitScore]:
         """The split table: one :class:`SplitScore` per candidate feature, in column order."""
-        classes = [str(c) for c in self.tree.classes_]
+        classes, criterion = [str(c) for c in self.tree.classes_], self.tree.criterion
         return [
-            _explain(
-                name,
-                branches,
-                classes,
-                counts,
-                missing,
-                self.tree.criterion,
-                threshold=threshold,
-                chosen=name == self.chosen,
-            )
-            for name, (branches, counts, missing, threshold) in zip(self.features, self.tables, strict=True)
+            SplitScore(name, branches, classes, counts, missing, criterion, 2.0, t, name == self.chosen)
+            for name, (branches, counts, missing, t) in zip(self.features, self.tables, strict=True)
         ]
 
 
@@ -463,81 +449,24 @@ class ID3(Estimator):
             and (self.max_depth is None or node.depth < self.max_depth)
         )
 
-    def _score_level(self, level: list[_Pending], data: tuple) -> tuple[np.ndarray, list]:
-        """Every candidate test of every node of one level, scored by ``split_scores``.
-
-        Returns the scores ``[node, feature]`` (−inf: not a candidate; a feature with a single
-        value at a node is none, so a negative ``min_gain`` never splits on it) and, per node
-        and feature, the table ``(branches, counts, missing rows, τ)`` of its test.
-        """
-        codes, values, y, cells, width = data
-        n_classes, n_features = len(self.classes_), len(self.numeric_)
-        scores = np.full((len(level), n_features), -np.inf)
-        tables: list[list] = [[None] * n_features for _ in level]
-        categorical = np.flatnonzero(~self.numeric_)
-        if len(categorical):
-            counts = engine.categorical_counts(
-                cells[:, categorical], y, [i.rows for i in level], width, n_classes
-            )
-            known, missing = counts[:, :, :-1], counts[:, :, -1].sum(axis=2)
-            score = split_scores(known, missing, self.criterion)[4]
-            score[np.count_nonzero(known.sum(axis=3), axis=2) < 2] = -np.inf
-            scores[:, categorical] = score
-            for k, j in enumerate(categorical):
-                branches = [str(b) for b in self._encoding.branches[j]]
-                for i in range(len(level)):
-                    tables[i][j] = (branches, known[i, k, : len(branches)], int(missing[i, k]), None)
-        node_of_row = np.full(len(y), -1, dtype=np.int64)
-        for i, item in enumerate(level):
-            node_of_row[item.rows] = i
-        for j in np.flatnonzero(self.numeric_):
-            node, threshold, counts, missing = engine.threshold_candidates(
-                self._order[j], values[:, j], y, node_of_row, len(level), n_classes
-            )
-            score = split_scores(counts, missing[node], self.criterion)[4]
-            best = engine.first_best(node, score, len(level), TOLERANCE)
-            for i, b in enumerate(best.tolist()):
-                if b < 0:
-                    tables[i][j] = (["", ""], np.zeros((2, n_classes), np.int64), int(missing[i]), None)
-                    continue
-                tables[i][j] = (
-                    list(threshold_branches(threshold[b])),
-                    counts[b],
-                    int(missing[i]),
-                    float(threshold[b]),
-                )
-                scores[i, j] = score[b]
-        return scores, tables
-
     def _grow(self, codes: np.ndarray, values: np.ndarray, y: np.ndarray, layout: Layout | None) -> None:
         """Breadth first, one level at a time: score all its nodes' candidates together, then split."""
         n_classes = len(self.classes_)
         self._class_names = [str(c) for c in self.classes_]
-        self._order = [
-            np.argsort(values[:, j], kind="stable") if num else None for j, num in enumerate(self.numeric_)
-        ]
-        width = (
-            max(
-                [len(b) for b, num in zip(self._encoding.branches, self.numeric_, strict=True) if not num]
-                + [0]
-            )
-            + 1
-        )
-        cells = (np.where(codes < 0, width - 1, codes) * n_classes).astype(np.intp)  # missing: the last slot
+        data = engine.Training(codes, values, y, self.numeric_, self._encoding.branches, n_classes)
         self._nodes: list[Node] = []
         self.steps_: list[SplitStep] = []
         self.root_ = self._make_node(np.bincount(y, minlength=n_classes), 0, None)
         level = [_Pending(self.root_, np.arange(len(y)), list(range(codes.shape[1])), layout)]
-        while level:
-            level = [item for item in level if self._may_split(item)]
-            if not level:
-                break
-            scores, tables = self._score_level(level, (codes, values, y, cells, width))
+        while level := [item for item in level if self._may_split(item)]:
+            # A feature with one value at a node is no candidate (so min_gain < 0 never picks it).
+            scores, tables = data.score_level(
+                [item.rows for item in level], lambda c, m: split_scores(c, m, self.criterion)[4], TOLERANCE
+            )
             following = []
             for item, score, table in zip(level, scores, tables, strict=True):
                 following += self._split(item, score, table, codes, values, y)
             level = following
-        del self._order
         self._compile()
 
     def _split(self, item: _Pending, score: np.ndarray, table: list, codes, values, y) -> list[_Pending]:
