@@ -36,6 +36,11 @@ TILE_WORK = 4096  # a query tile with less work than this (queries × candidates
 TILE_COST = 2048  # the overhead of one more tile, in query–candidate pairs
 
 
+def _fits_float32(values: np.ndarray) -> bool:
+    """Whether float32 squared distances and dot products of these rows stay finite."""
+    return bool(np.abs(values).max(initial=0.0) < np.sqrt(FLOAT32_SAFE / max(values.shape[-1], 1)))
+
+
 @dataclass(frozen=True)
 class TrainingSet:
     """Training points prepared once for brute-force searches (centred float32, squared norms).
@@ -63,11 +68,11 @@ class TrainingSet:
         # Small integers (binary pixels) are exact in float32: do not centre them, so their
         # squared distances stay exact integers. Otherwise centre to limit cancellation.
         n = len(X)
-        small_integers = np.abs(X).max(initial=0.0) ** 2 * X.shape[1] < 2**20 and bool(
+        small_integers = np.abs(X).max(initial=0.0) < np.sqrt(2**20 / max(X.shape[1], 1)) and bool(
             np.all(X == np.round(X))
         )
         centre = np.zeros(X.shape[1]) if small_integers else X.mean(axis=0)
-        if np.abs(X - centre).max(initial=0.0) ** 2 * X.shape[1] >= FLOAT32_SAFE:
+        if not _fits_float32(X - centre):
             return cls(X, metric, p)
         X32 = (X - centre).astype(np.float32)
         squared_norms = np.einsum("ij,ij->i", X32, X32)
@@ -157,7 +162,7 @@ def brute_neighbors(Q: Any, prepared: TrainingSet, k: int) -> tuple[np.ndarray, 
         if found is None:
             block = block.astype(np.float64, copy=False)
             centred = block - prepared.centre if euclidean else block
-            if euclidean and np.abs(centred).max(initial=0.0) ** 2 * dims < FLOAT32_SAFE:
+            if euclidean and _fits_float32(centred):
                 found = _ranked_neighbors(prepared, centred, block, k, buffer[: len(block)])
             else:
                 exact = _exact_in_chunks(block, T, metric, p)

@@ -36,19 +36,21 @@ def minkowski_distance(diff: np.ndarray, p: float) -> np.ndarray:
 
     ``diff`` holds coordinate differences (finite or +inf). When a power could overflow, every
     difference is divided by the largest one's power of two first (an exact rescaling) and the
-    result multiplied back.
+    result multiplied back; a distance beyond the float64 range is inf, without a warning.
     """
     diff = np.abs(np.asarray(diff, dtype=np.float64))
-    if p == np.inf:
-        return diff.max(axis=-1)
-    if p == 1:
-        return diff.sum(axis=-1)
-    top = diff.max(initial=0.0)
-    if top < _SAFE ** (2.0 / max(p, 2.0)) or not np.isfinite(top):
-        return _power_sum(diff, p)
-    largest = diff.max(axis=-1, keepdims=True)
-    scale = np.exp2(np.floor(np.log2(np.where(largest > 0, largest, 1.0))))
-    return _power_sum(diff / scale, p) * scale[..., 0]
+    with np.errstate(over="ignore"):
+        if p == np.inf:
+            return diff.max(axis=-1)
+        if p == 1:
+            return diff.sum(axis=-1)
+        top = diff.max(initial=0.0)
+        if top < _SAFE ** (2.0 / max(p, 2.0)):
+            return _power_sum(diff, p)
+        largest = diff.max(axis=-1, keepdims=True)
+        usable = (largest > 0) & np.isfinite(largest)
+        scale = np.exp2(np.floor(np.log2(np.where(usable, largest, 1.0))))
+        return _power_sum(diff / scale, p) * scale[..., 0]
 
 
 def _power_sum(diff: np.ndarray, p: float) -> np.ndarray:

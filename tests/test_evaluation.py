@@ -111,3 +111,34 @@ def test_learning_curve_grows_and_improves():
     assert test[-1] > 0.9 and test[-1] > test[0]
     with pytest.raises(ValueError, match="train size"):
         evaluation.learning_curve(NearestNeighbour(), X, y, [1000])
+
+
+def test_clone_is_a_fresh_unfitted_estimator_with_the_same_parameters():
+    from classic.knn import KNNClassifier
+
+    X, y = np.random.default_rng(0).normal(size=(40, 2)), np.arange(40) % 2
+    fitted = KNNClassifier(k=3, weights="distance").fit(X, y)
+    copy = evaluation.clone(fitted)
+    assert type(copy) is KNNClassifier and copy.get_params() == fitted.get_params()
+    assert not hasattr(copy, "classes_")
+    # An object without get_params is deep-copied: a new object, the original untouched.
+    plain = MajorityClassifier().fit(X, y)
+    assert evaluation.clone(plain) is not plain and evaluation.clone(plain).label_ == plain.label_
+
+
+def test_cross_val_score_equals_sklearn_on_the_same_folds():
+    from sklearn.model_selection import PredefinedSplit
+    from sklearn.model_selection import cross_val_score as sk_cross_val_score
+
+    from classic.knn import KNNClassifier
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(90, 2))
+    y = (X[:, 0] + 0.3 * rng.normal(size=90) > 0).astype(int)
+    folds = evaluation.stratified_folds(y, 5, random_state=2)
+    fold_of = np.empty(len(y), dtype=int)
+    for number, fold in enumerate(folds):
+        fold_of[fold] = number
+    ours = evaluation.cross_val_score(KNNClassifier(k=5), X, y, cv=5, random_state=2)
+    theirs = sk_cross_val_score(KNNClassifier(k=5), X, y, cv=PredefinedSplit(fold_of))
+    np.testing.assert_allclose(ours, theirs)

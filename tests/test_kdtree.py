@@ -74,3 +74,25 @@ def test_splits_map_back_to_original_units():
     scaler = StandardScaler().fit(X)
     scaled = KDTree(scaler.transform(X)).splits()[0].rescaled(scaler.scale_, scaler.offset_)
     assert scaled.value == pytest.approx(np.median(X[:, 0]) if len(X) % 2 else np.sort(X[:, 0])[25])
+
+
+@pytest.mark.parametrize("d", [1, 2, 3, 8, 20])
+@pytest.mark.parametrize(("n", "leaf_size"), [(1, 1), (2, 1), (100, 1), (1000, 1), (1000, 10), (4097, 3)])
+def test_depth_is_logarithmic_whatever_the_dimension(n, d, leaf_size):
+    """The notes say O(d lg n); median splits give at most ⌈log₂(n / leaf_size)⌉ + 1 in any d."""
+    X = np.random.default_rng(n + d).normal(size=(n, d))
+    tree = KDTree(X, leaf_size=leaf_size)
+    assert tree.depth_ <= np.ceil(np.log2(max(n / leaf_size, 1))) + 1
+
+
+def test_leaf_size_is_keyword_only_and_many_queries_equal_single_ones():
+    X = np.random.default_rng(2).normal(size=(60, 2))
+    with pytest.raises(TypeError):
+        KDTree(X, 4)
+    tree = KDTree(X, leaf_size=4)
+    Q = np.random.default_rng(3).normal(size=(7, 2))
+    distances, indices = tree.query_many(Q, 3)
+    for row, x in enumerate(Q):
+        single = tree.query(x, 3)
+        np.testing.assert_array_equal(indices[row], single[1])
+        np.testing.assert_array_equal(distances[row], single[0])

@@ -8,15 +8,23 @@ from sklearn.metrics import pairwise_distances as sk_pairwise
 from sklearn.neighbors import KNeighborsClassifier
 
 from classic import datasets, evaluation
+from classic._validation import NotFittedError
 from classic.knn import (
+    TIE_RULE,
     KNNClassifier,
     TrainingSet,
     accuracy_by_k,
+    hart_condense,
+    knn_textbook,
     leave_one_out_accuracy,
+    metric_suits,
+    minkowski_p,
     nearest_neighbors,
+    neighbour_table,
     pairwise_distances,
     region_grid,
     vote,
+    wilson_edit,
 )
 
 
@@ -240,3 +248,228 @@ def test_region_grid_covers_the_data():
     xs, ys, points = region_grid(X, resolution=5, margin=0.5)
     assert xs[0] == -1.0 and xs[-1] == 3.0 and ys[0] == -0.5 and ys[-1] == 1.5
     assert points.shape == (25, 2) and points[1].tolist() == [0.0, -0.5]
+
+
+# --- The search paths agree exactly -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("metric", "p"), [("euclidean", 2), ("manhattan", 2), ("chebyshev", 2), ("minkowski", 3)]
+)
+@pytest.mark.parametrize("k", [1, 2, 15, 60])
+def test_2d_query_tiles_equal_sklearn_on_the_pages_data(metric, p, k):
+    """algorithm="auto" takes the query-tile search in 2-D: same neighbours and distances as
+    scikit-learn's brute force, on clustered data and far outside it."""
+    X, y = datasets.gaussian_clusters(150, [(-4, 0), (4, 0), (0, 5)], 1.0, random_state=k)
+    Q = region_grid(X, resolution=40, margin=0.5)[2]
+    ours = KNNClassifier(k=k, metric=metric, p=p).fit(X, y)
+    oracle = KNeighborsClassifier(n_neighbors=k, metric=metric, p=p, algorithm="brute").fit(X, y)
+    distances, indices = ours.kneighbors(Q)
+    sk_distances, sk_indices = oracle.kneighbors(Q)
+    # sklearn's Euclidean distances come from |a|² + |b|² − 2a·b (errors ~1e-13 near 0); ours are direct.
+    np.testing.assert_allclose(distances, sk_distances, rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(indices, sk_indices)
+    decision = ours.decide(Q)
+    np.testing.assert_allclose(decision.shares, oracle.predict_proba(Q), atol=1e-12)
+    # Tied votes follow TIE_RULE here and sklearn's lowest class there; all others agree.
+    np.testing.assert_array_equal(decision.label[~decision.tied], oracle.predict(Q)[~decision.tied])
+
+
+def test_2d_ties_go_to_the_lowest_index_in_every_path():
+    """Integer points on a lattice: many exact ties, which every path breaks by index."""
+    rng = np.random.default_rng(5)
+    X = rng.integers(0, 6, size=(400, 2)).astype(float)
+    Q = np.vstack([rng.integers(-2, 8, size=(300, 2)) + 0.5, rng.integers(0, 6, size=(100, 2))])
+    for k in (1, 3, 15, 90):
+        expected = _reference_neighbours(Q, X, k)
+        for algorithm in ("auto", "brute", "kdtree"):
+            model = KNNClassifier(k=k, algorithm=algorithm).fit(X, np.zeros(len(X)))
+            distances, indices = model.kneighbors(Q)
+            np.testing.assert_array_equal(indices, expected[1], err_msg=f"{algorithm}, k={k}")
+            np.testing.assert_array_equal(distances, expected[0])
+
+
+def test_1d_data_and_duplicates():
+    rng = np.random.default_rng(6)
+    X = np.round(rng.normal(size=(200, 1)), 1)
+    Q = np.linspace(-4, 4, 333)[:, None]
+    for k in (1, 7, 50):
+        expected = _reference_neighbours(Q, X, k)
+        distances, indices = KNNClassifier(k=k).fit(X, np.zeros(200)).kneighbors(Q)
+        np.testing.assert_array_equal(indices, expected[1])
+        np.testing.assert_array_equal(distances, expected[0])
+
+
+# --- Faithful: weights, ties, metrics (issue 13) --------------------------------------------
+
+
+def test_gaussian_weights_with_a_small_bandwidth_far_away_still_vote_for_the_neighbours():
+    """exp(−d²/h²) underflows to 0 for d = 10, h = 0.01: the vote must still be all class 0."""
+    X = np.array([[0.0, 0.0], [0.1, 0.0], [0.0, 0.1], [0.1, 0.1], [0.05, 0.05], [5.0, 5.0], [5.1, 5.0]])
+    y = np.array([0, 0, 0, 0, 0, 1, 2])
+    model = KNNClassifier(k=5, weights="gaussian", bandwidth=0.01).fit(X, y)
+    decision = model.decide([[-10.0, -10.0]])
+    assert decision.label[0] == 0 and not decision.tied[0]
+    np.testing.assert_allclose(decision.shares[0], [1.0, 0.0, 0.0])
+    # And where the weights do not underflow they are exp(−d²/h²), normalised.
+    labels, distances = np.array([[0, 1, 1]]), np.array([[1.0, 1.5, 2.0]])
+    raw = np.exp(-(distances[0] ** 2) / 0.7**2)
+    np.testing.assert_allclose(
+        vote(labels, distances, 2, "gaussian", 0.7)[1][0], [raw[0], raw[1] + raw[2]] / raw.sum(), rtol=1e-12
+    )
+
+
+def test_gaussian_weights_equal_sklearn_with_the_same_weight_function(blobs):
+    X, y, Q = blobs
+    h = 0.8
+    ours = KNNClassifier(k=9, weights="gaussian", bandwidth=h).fit(X, y)
+    oracle = KNeighborsClassifier(9, weights=lambda d: np.exp(-(d**2) / h**2), algorithm="brute").fit(X, y)
+    np.testing.assert_allclose(ours.predict_proba(Q), oracle.predict_proba(Q), atol=1e-12)
+
+
+def test_k_equal_2_agrees_with_k_equal_1_and_says_it_was_a_tie():
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(120, 2))
+    y = (X[:, 0] > 0).astype(int)
+    Q = rng.normal(size=(400, 2))
+    one = KNNClassifier(k=1).fit(X, y).predict(Q)
+    two = KNNClassifier(k=2).fit(X, y).decide(Q)
+    np.testing.assert_array_equal(two.label, one)
+    _, indices = KNNClassifier(k=2).fit(X, y).kneighbors(Q)
+    np.testing.assert_array_equal(two.tied, y[indices[:, 0]] != y[indices[:, 1]])
+    for row in np.flatnonzero(two.tied):
+        np.testing.assert_allclose(two.shares[row], [0.5, 0.5])
+
+
+def test_k_equal_n_on_balanced_classes_is_a_tie_everywhere_decided_by_the_nearest():
+    """Map, caption and prediction come from the same vote: every query is a tie, each point is
+    its own nearest neighbour, so the training accuracy is 100% and a query takes 1-NN's label."""
+    X, y = datasets.gaussian_clusters(20, random_state=1)
+    model = KNNClassifier(k=len(X)).fit(X, y)
+    decision = model.decide(X)
+    assert decision.tied.all()
+    np.testing.assert_allclose(decision.shares, 0.5)
+    assert model.score(X, y) == 1.0
+    Q = region_grid(X, resolution=30)[2]
+    np.testing.assert_array_equal(model.predict(Q), KNNClassifier(k=1).fit(X, y).predict(Q))
+    assert "nearest neighbour" in TIE_RULE
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 4, 7, 10, 25])
+def test_textbook_version_equals_the_classifier(k):
+    X, y = datasets.gaussian_clusters(30, [(-1, 0), (1, 0), (0, 1.5)], 1.0, random_state=k)
+    Q = np.random.default_rng(k).normal(size=(60, 2)) * 2
+    fast = KNNClassifier(k=k).fit(X, y).predict(Q)
+    readable = [knn_textbook(X.tolist(), y.tolist(), x, k) for x in Q.tolist()]
+    np.testing.assert_array_equal(fast, readable)
+
+
+def test_hamming_on_the_pages_continuous_data_does_not_raise():
+    X, y = datasets.gaussian_clusters(100, random_state=0)
+    model = KNNClassifier(k=15, metric="hamming").fit(X, y)
+    grid = region_grid(X, resolution=20)[2]
+    assert model.predict_proba(grid).shape == (400, 2)
+    assert not metric_suits("hamming", X)[0]
+
+
+# --- Reliability (issue 16) --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("algorithm", ["auto", "brute", "kdtree"])
+@pytest.mark.parametrize("metric", ["euclidean", "manhattan", "chebyshev", "minkowski", "cosine", "hamming"])
+@pytest.mark.parametrize("weights", ["uniform", "distance", "gaussian"])
+def test_huge_finite_queries_give_neighbours_not_errors(algorithm, metric, weights):
+    if algorithm == "kdtree" and metric in ("cosine", "hamming"):
+        pytest.skip("the k-d tree takes Minkowski metrics only")
+    X, y = datasets.gaussian_clusters(50, random_state=2)
+    model = KNNClassifier(k=5, metric=metric, p=3, weights=weights, algorithm=algorithm).fit(X, y)
+    Q = np.array([[1e308, 1e308], [-1.7e308, 1.7e308], [1e308, 0.0], [3.0, -1e200]])
+    distances, indices = model.kneighbors(Q)
+    assert not np.isnan(distances).any() and indices.min() >= 0
+    decision = model.decide(Q)
+    assert np.all(np.isfinite(decision.shares)) and np.allclose(decision.shares.sum(axis=1), 1.0)
+    if minkowski_p(metric, 3) is not None:
+        # At (1e308, 0) every distance rounds to 1e308 (the data are within ±10): a tie of all the
+        # points, broken by index, and the same whatever the path.
+        np.testing.assert_array_equal(distances[2], 1e308)
+        np.testing.assert_array_equal(indices[2], np.arange(5))
+
+
+def test_k_up_to_n_on_a_thousand_points():
+    X, y = datasets.gaussian_clusters(500, random_state=3)
+    model = KNNClassifier(k=1000).fit(X, y)
+    distances, indices = model.kneighbors(X[:50])
+    assert np.all(np.sort(indices, axis=1) == np.arange(1000))
+    assert np.all(np.diff(distances, axis=1) >= 0)
+
+
+def test_neighbour_table_is_lean_and_revotes_like_the_classifier():
+    X, y = datasets.gaussian_clusters(100, random_state=4)
+    grid = region_grid(X, resolution=25)[2]
+    table = neighbour_table(grid, X, 40)
+    assert table.indices.dtype == np.int32 and table.distances.dtype == np.float32
+    assert table.indices.shape == (625, 40)
+    for k in (1, 6, 40):
+        expected = KNNClassifier(k=k).fit(X, y).kneighbors(grid)
+        np.testing.assert_array_equal(table.indices[:, :k], expected[1])
+        np.testing.assert_allclose(table.distances[:, :k], expected[0], rtol=1e-6)
+        winner = table.vote(y, k)[0]
+        np.testing.assert_array_equal(winner, KNNClassifier(k=k).fit(X, y).predict(grid))
+
+
+# --- Edited k-NN --------------------------------------------------------------------------
+
+
+def test_wilson_drops_the_points_their_neighbours_outvote():
+    # Class 0 on 0..4 with one class-1 intruder at 2.1; class 1 on 10..14.
+    X = np.array([[0.0], [1], [2], [3], [4], [2.1], [10], [11], [12], [13], [14]])
+    y = np.array([0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1])
+    kept = wilson_edit(X, y, k=3)
+    assert 5 not in kept
+    np.testing.assert_array_equal(kept, [0, 1, 2, 3, 4, 6, 7, 8, 9, 10])
+
+
+def test_wilson_equals_leave_one_out_misclassification(blobs):
+    X, y, _ = blobs
+    kept = wilson_edit(X, y, k=5)
+    wrong = [
+        i
+        for i in range(len(X))
+        if KNNClassifier(k=5).fit(np.delete(X, i, 0), np.delete(y, i)).predict(X[i : i + 1])[0] != y[i]
+    ]
+    np.testing.assert_array_equal(np.setdiff1d(np.arange(len(X)), kept), wrong)
+
+
+def test_hart_keeps_a_consistent_subset():
+    X = np.array([[0.0], [1], [2], [10], [11], [12]])
+    y = np.array([0, 0, 0, 1, 1, 1])
+    np.testing.assert_array_equal(hart_condense(X, y), [0, 3])
+    rng = np.random.default_rng(9)
+    X = rng.normal(size=(150, 2))
+    y = (X[:, 0] * X[:, 1] > 0).astype(int)
+    kept = hart_condense(X, y)
+    assert 0 < len(kept) < len(X)
+    # Consistent: 1-NN on the kept points classifies every training point correctly.
+    assert KNNClassifier(k=1).fit(X[kept], y[kept]).score(X, y) == 1.0
+
+
+# --- The estimator contract ---------------------------------------------------------------
+
+
+def test_estimator_contract_with_sklearn_tools(blobs):
+    from sklearn.base import clone
+    from sklearn.model_selection import GridSearchCV, cross_val_score
+
+    X, y, _ = blobs
+    model = KNNClassifier(k=3, weights="distance")
+    assert repr(model) == "KNNClassifier(k=3, weights='distance')"
+    assert clone(model).get_params() == model.get_params()
+    assert cross_val_score(model, X, y, cv=3).mean() > 0.7
+    search = GridSearchCV(KNNClassifier(), {"k": [1, 5, 15]}, cv=3).fit(X, y)
+    assert search.best_params_["k"] in (1, 5, 15)
+    fitted = KNNClassifier(k=3).fit(X, y)
+    assert fitted.n_features_in_ == 4 and fitted.classes_.tolist() == [0, 1]
+    with pytest.raises(TypeError):
+        KNNClassifier(3)
+    with pytest.raises(NotFittedError):
+        KNNClassifier().predict(X)

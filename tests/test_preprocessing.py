@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from sklearn import preprocessing as sk
 
+from classic._validation import NotFittedError
 from classic.preprocessing import MinMaxScaler, StandardScaler
 
 
@@ -28,3 +29,16 @@ def test_scaler_errors():
         StandardScaler().fit([[1.0, 2.0]]).transform([[1.0]])
     with pytest.raises(ValueError, match="NaN"):
         StandardScaler().fit([[np.nan]])
+
+
+@pytest.mark.parametrize("scaler", [MinMaxScaler, StandardScaler])
+def test_scalers_follow_the_estimator_contract(scaler):
+    from sklearn.base import clone
+
+    X = np.arange(12.0).reshape(4, 3)
+    unfitted = scaler()
+    assert unfitted.fit(X) is unfitted and unfitted.n_features_in_ == 3
+    assert repr(scaler()) == f"{scaler.__name__}()" and clone(scaler()).get_params() == {}
+    for method in (scaler().transform, scaler().inverse_transform):
+        with pytest.raises(NotFittedError):
+            method(X)
