@@ -108,10 +108,11 @@ def canvas_to_grid(rgba: Any, threshold: float = 0.5, min_aspect: float = 0.35) 
     diagonal bands; a drawn "1" is often a bare vertical stroke, which stretching would turn
     into a solid black square (read as an 8).
     """
-    return _grid(ink(rgba), threshold, min_aspect)
+    return grid_from_ink(ink(rgba), threshold, min_aspect)
 
 
-def _grid(coverage: np.ndarray | None, threshold: float = 0.5, min_aspect: float = 0.35) -> np.ndarray | None:
+def grid_from_ink(coverage: Any, threshold: float = 0.5, min_aspect: float = 0.35) -> np.ndarray | None:
+    """Ink coverage (any size) → the 16×16 grid: crop, widen a narrow box, stretch, threshold."""
     box = None if coverage is None else _ink_box(coverage, min_aspect)
     if box is None:
         return None
@@ -140,7 +141,7 @@ class Drawing:
 def read_drawing(rgba: Any) -> Drawing:
     """Read a canvas image: its 16×16 grid and a verdict (see :class:`Drawing`)."""
     coverage = ink(rgba)
-    grid = _grid(coverage)
+    grid = grid_from_ink(coverage)
     if grid is None:
         return Drawing(None, "empty", "Draw a digit on the canvas: the prediction appears as you draw.")
     inked = coverage > 0.05

@@ -39,12 +39,12 @@ def results(data, **params):
 
 projector = present.is_on()
 st.title("Handwritten digits")
-st.write(
+INTRO = (
     "Draw a digit. Like the 1593 Semeion digits (written by about 80 people), it is cropped to its ink, "
     "stretched to fill a 16×16 box in both directions and made black and white; one step is ours: a narrow "
     "drawing (a bare 1) is widened first, so it is not stretched into a black square. "
-    "Then the k most similar Semeion digits vote."
 )
+st.write(("" if projector else INTRO) + "Then the k most similar Semeion digits vote on what it is.")
 with st.sidebar:
     k = st.slider("k (neighbours)", 1, 50, 3, key="digits_k", bind="query-params")
     metric = st.selectbox("Metric", METRICS, key="digits_metric", bind="query-params")
@@ -69,6 +69,7 @@ if draw_tab.open:
         size = 240 if projector else 280
         left, middle, right = st.columns([size + 30, 250, 300])
         with left:
+            st.caption("Draw here (the toolbar has undo and clear).")
             canvas = st_canvas(stroke_width=pen, height=size, width=size, key="digits_canvas", **view.CANVAS)
         drawing = digits.read_drawing(canvas.image_data if canvas is not None else None)
         if drawing.status == "empty":
@@ -138,23 +139,11 @@ if data is not None and evaluation_tab.open:
 if data is not None and ladder_tab.open:
     with ladder_tab:
         st.write("The post stops at plain k-NN. Each rung keeps the one below and adds one idea; still k-NN.")
-        st.vega_lite_chart(
-            view.ladder_chart(rungs), alt="Mean accuracy of each rung of the ladder and its gain"
-        )
+        st.vega_lite_chart(view.ladder_chart(rungs), alt="Each rung's mean accuracy and its gain")
         st.markdown("\n".join(f"- **{name}**: {note}" for name, note in digits.RUNG_NOTES.items()))
         st.caption("For scale: an SVM (scikit-learn's SVC) scores about 95.6% on the same five splits.")
 
 if data is not None:
     plain, blurred = (results(data, **params)[0] for _, params in digits.RUNGS[:2])
     try_this("digits", [Step(**step) for step in view.lesson_steps(plain, blurred)])
-how_it_works(
-    digits.canvas_to_grid,
-    digits.two_sided_tangent_distances,
-    formulas=[
-        r"\hat y = \arg\max_c \sum_{i \in N_k} w_i [y_i = c]",
-        r"d_T(x, t)^2 = \min_{a, b} \lVert x + T_x a - t - T_t b \rVert^2",
-    ],
-    text="Each of the 16×16 cells averages the ink of its share of the cropped drawing, so a drawing of any "
-    "size lands on the same grid as the scanned digits. The tangent distance forgives the small moves, turns "
-    "and stretches that change a digit's pixels but not which digit it is.",
-)
+how_it_works(digits.grid_from_ink, digits.two_sided_tangent_distances, **view.HOW_IT_WORKS)

@@ -16,6 +16,16 @@ import numpy as np
 from classic.viz.theme import ACCENT, FOCUS, GRID, INK, PALETTE, TEXT, rgb
 
 WHITE = (1.0, 1.0, 1.0)
+HOW_IT_WORKS = {
+    "formulas": [
+        r"\hat y = \arg\max_c \sum_{i \in N_k} w_i [y_i = c]",
+        r"d_T(x, t)^2 = \min_{a, b} \lVert x + T_x a - t - T_t b \rVert^2",
+    ],
+    "text": "Each of the 16×16 cells averages the ink of its share of the cropped drawing, so a drawing of "
+    "any size lands on the same grid as the scanned digits. The k nearest training digits vote, each with "
+    "weight w_i. The tangent distance forgives the small moves, turns and stretches that change a digit's "
+    "pixels but not which digit it is: T_x holds those directions at x, T_t at t.",
+}
 # The drawing canvas: ink in its alpha channel on a transparent background, sent on every stroke.
 CANVAS = {
     "stroke_color": INK,
@@ -65,7 +75,7 @@ def vote_chart(share: Sequence[float], winner: int, height: int = 240) -> dict:
             "y": {
                 "field": "share",
                 "type": "quantitative",
-                "title": "share of the vote",
+                "title": "vote",
                 "scale": {"domain": [0, 1]},
                 "axis": {"format": "%"},
             },

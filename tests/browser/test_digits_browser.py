@@ -1,4 +1,5 @@
-"""The digits page in a real browser: draw with the mouse, read the prediction, clear, redraw."""
+"""The digits page in a real browser: draw with the mouse, read the prediction, clear, redraw;
+a dot is refused; a link restores the settings; a 1280×720 projector shows the canvas whole."""
 
 import statistics
 import sys
@@ -6,7 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import assert_no_exception_box, screenshot, wait_for_app
+from conftest import SCREENSHOTS, assert_no_exception_box, screenshot, wait_for_app
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from strokes import PATHS  # noqa: E402
@@ -87,6 +88,60 @@ def test_mouse_drawn_digits_are_recognised(digits_page):
         f"mouse-drawn digits: {hits}/10 right; stroke end → prediction median {statistics.median(latencies):.2f} s"
     )
     assert hits >= 9
+
+
+def test_a_dot_is_refused(digits_page):
+    page = digits_page
+    canvas = page.locator("canvas.upper-canvas").bounding_box()
+    page.mouse.click(canvas["x"] + 140, canvas["y"] + 140)
+    page.get_by_text("draw a digit.").wait_for()
+    assert page.locator(PREDICTION).count() == 0
+    assert page.get_by_role("button", name="This was a 0").is_disabled()
+    clear(page)
+
+
+def test_a_link_restores_the_settings(browser_context, server):
+    page = browser_context.new_page()
+    page.goto(f"{server}/digits?digits_k=7&digits_invariance=shifts&digits_blur=false")
+    wait_for_app(page)
+    thumb = page.locator('[data-testid="stSlider"]', has_text="k (neighbours)").get_by_test_id(
+        "stSliderThumbValue"
+    )
+    assert thumb.inner_text() == "7"
+    draw(page, 2)
+    shown, _ = prediction_after(page, None)
+    assert shown == "2"
+    assert page.get_by_text("The 7 nearest training digits").count() == 1
+    page.close()
+
+
+def test_presentation_mode_at_720p_shows_canvas_prediction_and_controls(browser_context, server):
+    page = browser_context.new_page()
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{server}/digits?present=true")
+    wait_for_app(page)
+    page.locator("canvas.upper-canvas").wait_for()
+    assert page.get_by_role("switch", name="Presentation mode").is_checked()
+    draw(page, 3, box=(50, 25, 130, 190))
+    shown, _ = prediction_after(page, None)
+    assert shown == "3"
+    page.wait_for_timeout(500)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "digits-present-720p.png"))
+    canvas = page.locator("canvas.upper-canvas").bounding_box()
+    column = page.locator('[data-testid="stColumn"]', has=page.locator("canvas.upper-canvas")).last
+    inside = column.bounding_box()
+    assert canvas["x"] + canvas["width"] <= inside["x"] + inside["width"] + 1, (canvas, inside)  # not clipped
+    for element in (
+        page.locator("canvas.upper-canvas"),
+        page.locator(PREDICTION),
+        page.get_by_role("slider", name="k (neighbours)"),
+    ):
+        box = element.bounding_box()
+        assert (
+            box and 0 <= box["y"] and box["y"] + box["height"] <= 720 and box["x"] + box["width"] <= 1280
+        ), box
+    page.close()
 
 
 def test_teach_mode_adds_an_example(digits_page):
