@@ -64,26 +64,46 @@ def read_table(X: np.ndarray, missing_value: str) -> tuple[np.ndarray, list[np.n
 class Encoding:
     """Turns rows into branch codes (categorical features) and floats (numeric features)."""
 
+    FEW = 16  # up to this many distinct values over all categorical columns, compare whole tables
+
     def __init__(
         self, numeric: np.ndarray, branches: Sequence[np.ndarray], names: Sequence[str], missing_value: str
     ):
         self.numeric, self.branches, self.names, self.missing_value = numeric, branches, names, missing_value
-        self.lookup = [{str(v): b for b, v in enumerate(values)} for values in branches]
+        self.categorical = np.flatnonzero(~numeric)
+        self.lookup = [
+            {} if num else {str(v): b for b, v in enumerate(values)}
+            for values, num in zip(branches, numeric, strict=True)
+        ]
+        known = sorted({v for j in self.categorical for v in self.lookup[j]} | {missing_value})
+        self.values = known if len(known) <= self.FEW else None
 
     def __call__(self, X: np.ndarray, missing_is_value: bool) -> tuple[np.ndarray, np.ndarray]:
         codes = np.zeros(X.shape, dtype=np.int64)
         values = np.full(X.shape, np.nan)
-        for j in range(X.shape[1]):
-            if self.numeric[j]:
-                column = numbers(X[:, j], self.missing_value)
-                if column is None:
-                    raise ValueError(f"feature {self.names[j]!r} is numeric: every value must be a number")
-                values[:, j] = column
-                continue
-            text = X[:, j].astype(str)
-            seen, inverse = np.unique(text, return_inverse=True)
+        for j in np.flatnonzero(self.numeric):
+            column = numbers(X[:, j], self.missing_value)
+            if column is None:
+                raise ValueError(f"feature {self.names[j]!r} is numeric: every value must be a number")
+            values[:, j] = column
+        if not len(self.categorical):
+            return codes, values
+        text = X[:, self.categorical]
+        text = text if text.dtype.kind == "U" else text.astype(str)
+        missing = -2 if missing_is_value else -1
+        if self.values is not None:  # few values (a vote table): one comparison of the table per value
+            found = np.full(text.shape, -2, dtype=np.int64)
+            for value in self.values:
+                code = [
+                    self.lookup[j].get(value, missing if value == self.missing_value else -2)
+                    for j in self.categorical
+                ]
+                found = np.where(text == value, np.array(code)[None, :], found)
+            codes[:, self.categorical] = found
+            return codes, values
+        for k, j in enumerate(self.categorical.tolist()):
+            seen, inverse = np.unique(text[:, k], return_inverse=True)
             lookup = self.lookup[j]
-            missing = -2 if missing_is_value else -1
             mapped = [lookup.get(v, missing if v == self.missing_value else -2) for v in seen.tolist()]
             codes[:, j] = np.asarray(mapped, dtype=np.int64)[inverse]
         return codes, values
@@ -175,7 +195,7 @@ class Training:
 
     def __init__(self, codes, values, y, numeric, branches, n_classes: int):
         self.values, self.y, self.numeric, self.n_classes = values, y, numeric, n_classes
-        self.branches = [[str(b) for b in values_] for values_ in branches]
+        self.branches = [[] if num else [str(b) for b in v] for v, num in zip(branches, numeric, strict=True)]
         self.order = {j: np.argsort(values[:, j], kind="stable") for j in np.flatnonzero(numeric)}
         self.categorical = np.flatnonzero(~numeric)
         # Count-table cells: a known value's branch, or the last slot for a missing one.
@@ -258,7 +278,7 @@ class Router:
         table = self.votes if rule == "branch" else self.proba
         out = np.zeros((len(codes), table.shape[1]))
         rows, nodes = np.arange(len(codes)), np.zeros(len(codes), dtype=np.int64)
-        weights = np.ones(len(codes))
+        weights, expanded = np.ones(len(codes)), False
         while len(rows):
             if visits is not None:
                 visits.append((rows, nodes))
@@ -271,11 +291,15 @@ class Router:
                 numeric, np.where(np.isnan(x), -1, x > self.threshold[nodes[inner]]), codes[r, f]
             )
             stop = slot <= -2  # a leaf, or a value this node never saw: its own distribution answers
-            np.add.at(out, rows[stop], weights[stop, None] * table[nodes[stop]])
+            if expanded:  # a row may reach several leaves at once
+                np.add.at(out, rows[stop], weights[stop, None] * table[nodes[stop]])
+            else:
+                out[rows[stop]] = table[nodes[stop]]
             lost = slot == -1
             if rule in ("majority", "value"):
                 slot[lost] = self.majority[nodes[lost]]
                 lost[:] = False
+            expanded = expanded or bool(lost.any())
             go = np.flatnonzero(~stop & ~lost)
             entry, branch = np.nonzero(self.share[nodes[lost]] > 0)  # every way training rows went
             entry = np.flatnonzero(lost)[entry]

@@ -426,15 +426,16 @@ class ID3(Estimator):
 
     # -- growing -------------------------------------------------------------------------------
 
-    def _make_node(self, counts: np.ndarray, depth: int, parent: Node | None) -> Node:
-        size = int(counts.sum())
+    def _make_node(self, counts: list[int], depth: int, parent: Node | None) -> Node:
+        size = sum(counts)
+        votes = np.array(counts, dtype=np.float64)
         node = Node(
             id=len(self._nodes),
             depth=depth,
-            counts=dict(zip(self._class_names, counts.tolist(), strict=True)),
-            label=self._class_names[int(np.argmax(counts))] if size else parent.label,  # ties: first class
-            proba=counts / size if size else parent.proba,
-            votes=counts if size else parent.votes,
+            counts=dict(zip(self._class_names, counts, strict=True)),
+            label=self._class_names[counts.index(max(counts))] if size else parent.label,  # ties: first class
+            proba=votes / size if size else parent.proba,
+            votes=votes if size else parent.votes,
         )
         self._nodes.append(node)
         return node
@@ -456,7 +457,7 @@ class ID3(Estimator):
         data = engine.Training(codes, values, y, self.numeric_, self._encoding.branches, n_classes)
         self._nodes: list[Node] = []
         self.steps_: list[SplitStep] = []
-        self.root_ = self._make_node(np.bincount(y, minlength=n_classes), 0, None)
+        self.root_ = self._make_node(np.bincount(y, minlength=n_classes).tolist(), 0, None)
         level = [_Pending(self.root_, np.arange(len(y)), list(range(codes.shape[1])), layout)]
         while level := [item for item in level if self._may_split(item)]:
             # A feature with one value at a node is no candidate (so min_gain < 0 never picks it).
@@ -493,17 +494,22 @@ class ID3(Estimator):
             x = values[rows, j]
             branch = np.where(np.isnan(x), len(branches), (x > threshold).astype(np.int64))
             rest = available
-        sizes = counts.sum(axis=1)
-        majority = int(np.argmax(sizes))
+        counts = counts.tolist()
+        sizes = [sum(c) for c in counts]
+        majority = sizes.index(max(sizes))
         lost = branch == len(branches)  # rows missing the value go the way most rows went
-        extra = np.bincount(y[rows[lost]], minlength=len(self.classes_))
-        branch[lost] = majority
-        children = []
+        if lost.any():
+            extra = np.bincount(y[rows[lost]], minlength=len(self.classes_)).tolist()
+            counts[majority] = [a + b for a, b in zip(counts[majority], extra, strict=True)]
+            branch[lost] = majority
+        order = np.argsort(branch, kind="stable")
+        groups = np.split(rows[order], np.cumsum(np.bincount(branch, minlength=len(branches)))[:-1])
+        children, known = [], max(sum(sizes), 1)
         for b, key in enumerate(branches):
-            child = self._make_node(counts[b] + (extra if b == majority else 0), node.depth + 1, node)
-            node.children[key], node.shares[key] = child, float(sizes[b] / max(sizes.sum(), 1))
+            child = self._make_node(counts[b], node.depth + 1, node)
+            node.children[key], node.shares[key] = child, sizes[b] / known
             below = None if item.layout is None else item.layout[node.feature].get(key, {})
-            children.append(_Pending(child, rows[branch == b], rest, below))
+            children.append(_Pending(child, groups[b], rest, below))
         return children
 
     # -- prediction ----------------------------------------------------------------------------
