@@ -6,12 +6,17 @@ turn, if it is on the wrong side or on the line, y_i (w·x_i + b) ≤ 0, the rul
     w ← w + η y_i x_i,    b ← b + η y_i.
 
 Novikoff's theorem: if some line separates the data with margin γ, and every point lies within
-R of the origin, the perceptron makes at most (R/γ)² mistakes, whatever the order. On XOR no
-line separates the points, and since the updates are deterministic the weights eventually
-return to a state they had at the same point of a pass: from then on the passes repeat for
-ever. ``Perceptron`` detects that cycle and stops. The dual form keeps instead α_i, the
-number of updates point i caused, so that w = Σ α_i y_i x_i; replacing x·z by a kernel
-K(x, z) lets the same rule draw curved boundaries, which separate XOR.
+R of the origin, the perceptron makes at most (R/γ)² mistakes, whatever the order and however
+many points there are. On XOR no line separates the points, and since the updates are
+deterministic the weights eventually return to a state they had at the same point of a pass:
+from then on the passes repeat for ever. ``Perceptron`` detects that cycle and stops. The
+pocket variant keeps the weights with the fewest training mistakes seen. The dual form keeps
+instead α_i, the number of updates point i caused, so that w = Σ α_i y_i x_i; replacing x·z by
+a kernel K(x, z) lets the same rule draw curved boundaries, which separate XOR.
+
+``perceptron_textbook`` is the loop as a textbook writes it, one point at a time;
+``Perceptron.fit`` makes the same updates in the same order, but finds the next mistake with
+one vectorised scan, so its Python loop runs once per update rather than once per point.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from classic import datasets
-from classic.datasets import RandomState, check_random_state
+from classic._validation import Estimator, RandomState, check_is_fitted, check_random_state
 
 KERNELS = ("linear", "polynomial", "rbf")
 
@@ -39,15 +44,8 @@ class Update:
 
 def _check_two_classes(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Validated float X, the two classes, and labels as −1 (first class) / +1 (second)."""
-    try:
-        X = np.asarray(X, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError("X must be numeric") from None
+    X = _check_X(X)
     y = np.asarray(y)
-    if X.ndim != 2 or len(X) == 0:
-        raise ValueError(f"X must be a non-empty 2-D array (rows × features); got shape {X.shape}")
-    if not np.all(np.isfinite(X)):
-        raise ValueError("X contains NaN or infinite values")
     if y.ndim != 1 or len(y) != len(X):
         raise ValueError(f"y must be 1-D with one label per row of X; got {len(y)} labels for {len(X)} rows")
     classes = np.unique(y)
@@ -58,25 +56,36 @@ def _check_two_classes(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return X, classes, np.where(y == classes[1], 1.0, -1.0)
 
 
-class _Classifier:
-    """predict / score from a ``decision_function``, shared by both forms."""
+def _check_X(X: Any, n_features: int | None = None) -> np.ndarray:
+    try:
+        X = np.asarray(X, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError("X must be numeric") from None
+    if X.ndim != 2 or len(X) == 0:
+        raise ValueError(f"X must be a non-empty 2-D array (rows × features); got shape {X.shape}")
+    if not np.all(np.isfinite(X)):
+        raise ValueError("X contains NaN or infinite values")
+    if n_features is not None and X.shape[1] != n_features:
+        raise ValueError(f"X has {X.shape[1]} features, but the model was fitted with {n_features}")
+    return X
 
-    classes_: np.ndarray
 
-    def decision_function(self, X: Any) -> np.ndarray:
-        raise NotImplementedError
+def _check_max_epochs(max_epochs: Any) -> int:
+    if isinstance(max_epochs, bool) or not isinstance(max_epochs, (int, np.integer)) or max_epochs < 1:
+        raise ValueError(f"max_epochs must be a positive integer; got {max_epochs!r}")
+    return int(max_epochs)
+
+
+class _TwoClassClassifier(Estimator):
+    """``predict`` from a ``decision_function``, shared by both forms."""
 
     def predict(self, X: Any) -> np.ndarray:
         """The second class where the decision function is positive, else the first."""
-        positive = self.decision_function(X) > 0
+        positive = self.decision_function(X) > 0  # type: ignore[attr-defined]
         return self.classes_[positive.astype(int)]
 
-    def score(self, X: Any, y: Any) -> float:
-        """Accuracy on (X, y)."""
-        return float(np.mean(self.predict(X) == np.asarray(y)))
 
-
-class Perceptron(_Classifier):
+class Perceptron(_TwoClassClassifier):
     """Rosenblatt's perceptron, recording every update.
 
     Parameters
@@ -87,26 +96,38 @@ class Perceptron(_Classifier):
         η in the update rule (with zero start it only scales w and b).
     shuffle : bool, default False
         Visit the points in a new random order each pass (then no cycle can be proved).
-    random_state : int, Generator or None
+    random_state : int, Generator or None, default None
         Seed for the shuffling.
     pocket : bool, default False
         Keep the weights with the fewest training mistakes seen ("pocket" algorithm) as the
-        result, instead of the last ones.
+        result, instead of the last ones. If no update ever beats w = 0, the result stays
+        w = 0, which is no line: check ``coef_.any()``.
 
     Attributes
     ----------
     coef_, intercept_ : the weights w and bias b of the result.
     classes_ : the two labels; the second is the positive side.
+    n_features_in_ : number of features seen in ``fit``.
     converged_ : bool, a full pass made no mistake.
     n_updates_, n_epochs_ : updates made and passes started.
-    history_ : list of Update, one per update.
+    history_ : list of Update, one per update (built from the three arrays below).
+    weights_history_ : array (n_updates, n_features + 1), (w, b) after each update.
+    update_points_, update_epochs_ : arrays, the point and the pass of each update.
     cycle_ : None, or (m, n): the weights after update n equal those after update m, at the
         same point of a pass, so the passes repeat for ever.
     mistakes_per_epoch_ : list of int.
+    pocket_mistakes_ : training mistakes of the pocketed weights (pocket=True only).
+
+    Examples
+    --------
+    >>> from classic import datasets
+    >>> Perceptron().fit(*datasets.xor()).cycle_
+    (2, 6)
     """
 
     def __init__(
         self,
+        *,
         max_epochs: int = 100,
         learning_rate: float = 1.0,
         shuffle: bool = False,
@@ -119,64 +140,136 @@ class Perceptron(_Classifier):
         self.random_state = random_state
         self.pocket = pocket
 
-    def __repr__(self) -> str:
-        return f"Perceptron(max_epochs={self.max_epochs}, learning_rate={self.learning_rate}, pocket={self.pocket})"
-
     def fit(self, X: Any, y: Any) -> Perceptron:
         """Run the perceptron rule until a pass makes no mistake, a cycle appears, or max_epochs."""
-        if (
-            isinstance(self.max_epochs, bool)
-            or int(self.max_epochs) != self.max_epochs
-            or self.max_epochs < 1
-        ):
-            raise ValueError(f"max_epochs must be a positive integer; got {self.max_epochs!r}")
-        if not (np.isfinite(self.learning_rate) and self.learning_rate > 0):
-            raise ValueError(f"learning_rate must be a positive number; got {self.learning_rate!r}")
+        max_epochs = _check_max_epochs(self.max_epochs)
+        rate = self.learning_rate
+        if isinstance(rate, bool) or not isinstance(rate, (int, float, np.number)) or not rate > 0:
+            raise ValueError(f"learning_rate must be a positive number; got {rate!r}")
+        if not np.isfinite(rate):
+            raise ValueError(f"learning_rate must be a positive number; got {rate!r}")
         X, self.classes_, signs = _check_two_classes(X, y)
+        self.n_features_in_ = X.shape[1]
         rng = check_random_state(self.random_state)
-        w, b = np.zeros(X.shape[1]), 0.0
-        best = (mistakes(X, signs, w, b), w.copy(), b)
-        self.history_, self.mistakes_per_epoch_, self.cycle_ = [], [], None
+        n = len(X)
+        # Rows (y_i x_i, y_i) and v = (w, b): the margin y_i (w·x_i + b) is one dot product,
+        # and an update is v ← v + η (y_i x_i, y_i).
+        A = np.hstack([signs[:, None] * X, signs[:, None]])
+        steps = rate * A
+        v = np.zeros(X.shape[1] + 1)
+        # Worse than any weights: the first update is always pocketed (w = 0 is no line).
+        best = (n + 1, v[:-1].copy(), 0.0)
+        weights, points, epochs, self.mistakes_per_epoch_, self.cycle_ = [], [], [], [], None
         self.converged_ = False
         seen: dict[tuple, int] = {}
-        order = np.arange(len(X))
-        for epoch in range(int(self.max_epochs)):
+        order, A_order = np.arange(n), A
+        for epoch in range(max_epochs):
             self.n_epochs_ = epoch + 1
             if self.shuffle:
-                order = rng.permutation(len(X))
-            errors = 0
-            for position, i in enumerate(order):
-                if signs[i] * (w @ X[i] + b) > 0:
+                order = rng.permutation(n)
+                A_order = A[order]
+            errors, position, block, gap, last = 0, 0, 16, 16, 0
+            while position < n:
+                # The next mistake: scan a block about twice the last gap between mistakes,
+                # doubling it while it is clean, so a scan is one or two numpy calls whether
+                # mistakes are dense (early passes) or rare (late ones).
+                stop = min(position + block, n)
+                wrong = (np.dot(A_order[position:stop], v) <= 0).nonzero()[0]
+                if not len(wrong):
+                    position, block = stop, 2 * block
                     continue
+                position += int(wrong[0])
+                gap, last = (gap + position - last) // 2, position
+                block = 2 * gap + 8
+                i = int(order[position])
                 errors += 1
-                w = w + self.learning_rate * signs[i] * X[i]
-                b = b + self.learning_rate * signs[i]
-                self.history_.append(Update(epoch, int(i), w.copy(), float(b)))
+                v = v + steps[i]
+                weights.append(v)
+                points.append(i)
+                epochs.append(epoch)
                 if self.pocket:
-                    count = mistakes(X, signs, w, b)
-                    if count < best[0]:
-                        best = (count, w.copy(), b)
+                    best = _pocket(X, signs, v[:-1], float(v[-1]), best)
                 if not self.shuffle:
-                    state = (position, w.tobytes(), b)
+                    state = (position, v.tobytes())
                     if state in seen:
-                        self.cycle_ = (seen[state], len(self.history_))
+                        self.cycle_ = (seen[state], len(weights))
                         break
-                    seen[state] = len(self.history_)
+                    seen[state] = len(weights)
+                position += 1
             self.mistakes_per_epoch_.append(errors)
             if errors == 0:
                 self.converged_ = True
                 break
             if self.cycle_ is not None:
                 break
-        self.n_updates_ = len(self.history_)
-        self.coef_, self.intercept_ = (best[1], best[2]) if self.pocket else (w, b)
+        self.n_updates_ = len(weights)
+        self.weights_history_ = np.array(weights).reshape(len(weights), X.shape[1] + 1)
+        self.update_points_ = np.array(points, dtype=np.int64)
+        self.update_epochs_ = np.array(epochs, dtype=np.int64)
+        if self.pocket:
+            self.pocket_mistakes_ = best[0]
+            self.coef_, self.intercept_ = best[1], float(best[2])
+        else:
+            self.coef_, self.intercept_ = v[:-1].copy(), float(v[-1])
         return self
+
+    @property
+    def history_(self) -> list[Update]:
+        """Every update in order: the pass, the point, and (w, b) after it."""
+        check_is_fitted(self, "weights_history_")
+        return [
+            Update(int(e), int(i), row[:-1].copy(), float(row[-1]))
+            for e, i, row in zip(self.update_epochs_, self.update_points_, self.weights_history_, strict=True)
+        ]
 
     def decision_function(self, X: Any) -> np.ndarray:
         """w·x + b for each row of X."""
-        if not hasattr(self, "coef_"):
-            raise ValueError("this Perceptron is not fitted yet: call fit(X, y) first")
-        return np.asarray(X, dtype=np.float64) @ self.coef_ + self.intercept_
+        check_is_fitted(self, "coef_")
+        return _check_X(X, self.n_features_in_) @ self.coef_ + self.intercept_
+
+
+def _pocket(
+    X: np.ndarray, signs: np.ndarray, w: np.ndarray, b: float, best: tuple[int, np.ndarray, float]
+) -> tuple[int, np.ndarray, float]:
+    """The pocket after an update to (w, b): (mistakes, w, b) of the best weights seen so far.
+
+    Besides (w, b) itself, the line along the same w at its best bias is a candidate. Gallant's
+    plain pocket only compares the weights the perceptron visits; on XOR's integer corners
+    those are integers, and the few integer lines that get 3 of 4 strictly right are rarely
+    visited, so the plain pocket mostly ends at 2 of 4. Sliding the line along w finds 3 of 4
+    from any diagonal w, which the perceptron visits within a few updates.
+    """
+    count = mistakes(X, signs, w, b)
+    if count < best[0]:
+        best = (count, w.copy(), b)
+    if w.any() and count > 0:
+        right, cut = best_cuts((X @ w)[:, None], signs)
+        if len(X) - int(right[0]) < best[0]:
+            best = (len(X) - int(right[0]), w.copy(), float(-cut[0]))
+    return best
+
+
+def perceptron_textbook(X: np.ndarray, y: np.ndarray, max_epochs: int = 100) -> list[Update]:
+    """The perceptron loop as the textbook writes it: every update, in order (η = 1, no shuffle).
+
+    The labels' larger class is +1. This is the code the page shows; ``Perceptron.fit`` makes
+    the same updates (a test checks it), but stops early when it proves a cycle.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    labels = np.where(np.asarray(y) == np.unique(y)[-1], 1.0, -1.0)
+    w, b = np.zeros(X.shape[1]), 0.0
+    history = []
+    for epoch in range(max_epochs):
+        made_a_mistake = False
+        for i in range(len(X)):
+            if labels[i] * (X[i] @ w + b) <= 0:
+                w = w + labels[i] * X[i]
+                b = b + labels[i]
+                history.append(Update(epoch, i, w.copy(), float(b)))
+                made_a_mistake = True
+        if not made_a_mistake:
+            break
+    return history
 
 
 def mistakes(X: np.ndarray, signs: np.ndarray, w: np.ndarray, b: float) -> int:
@@ -196,56 +289,63 @@ def kernel_matrix(
     return np.exp(-gamma * np.maximum(squared, 0.0))
 
 
-class DualPerceptron(_Classifier):
+class DualPerceptron(_TwoClassClassifier):
     """The perceptron in dual form, with a kernel.
 
     f(x) = Σ_i α_i y_i K(x_i, x) + b; a mistake on point i adds one to α_i and y_i to b.
 
     Parameters
     ----------
-    kernel : {"linear", "polynomial", "rbf"}
-    degree : int, polynomial degree.
-    gamma : float, RBF width: K = exp(−γ |x − z|²).
-    max_epochs : int
+    kernel : {"linear", "polynomial", "rbf"}, default "linear"
+    degree : int, default 2
+        Polynomial degree: K = (x·z + 1)^degree.
+    gamma : float, default 1.0
+        RBF width: K = exp(−γ |x − z|²).
+    max_epochs : int, default 100
 
     Attributes
     ----------
     alpha_ : number of updates each training point caused.
-    intercept_, classes_, converged_, n_epochs_ ; coef_ (linear kernel only) = Σ α_i y_i x_i.
+    intercept_, classes_, n_features_in_, converged_, n_epochs_ ;
+    coef_ (linear kernel only) = Σ α_i y_i x_i.
     """
 
     def __init__(
-        self, kernel: str = "linear", degree: int = 2, gamma: float = 1.0, max_epochs: int = 100
+        self, *, kernel: str = "linear", degree: int = 2, gamma: float = 1.0, max_epochs: int = 100
     ) -> None:
         self.kernel = kernel
         self.degree = degree
         self.gamma = gamma
         self.max_epochs = max_epochs
 
-    def __repr__(self) -> str:
-        return f"DualPerceptron(kernel={self.kernel!r}, degree={self.degree}, gamma={self.gamma})"
-
     def fit(self, X: Any, y: Any) -> DualPerceptron:
+        """Visit the points in order, adding 1 to α_i at each mistake, until a clean pass."""
         if self.kernel not in KERNELS:
             raise ValueError(f"kernel must be one of {', '.join(KERNELS)}; got {self.kernel!r}")
-        if (
-            isinstance(self.max_epochs, bool)
-            or int(self.max_epochs) != self.max_epochs
-            or self.max_epochs < 1
-        ):
-            raise ValueError(f"max_epochs must be a positive integer; got {self.max_epochs!r}")
+        max_epochs = _check_max_epochs(self.max_epochs)
         X, self.classes_, signs = _check_two_classes(X, y)
+        self.n_features_in_ = X.shape[1]
         gram = kernel_matrix(X, X, self.kernel, self.degree, self.gamma)
-        alpha, b = np.zeros(len(X)), 0.0
+        n = len(X)
+        alpha, b = np.zeros(n), 0.0
+        # f_j = Σ_i α_i y_i K(x_i, x_j), kept up to date: a mistake on i adds y_i K(x_i, ·).
+        f = np.zeros(n)
         self.converged_ = False
-        for epoch in range(int(self.max_epochs)):
+        for epoch in range(max_epochs):
             self.n_epochs_ = epoch + 1
-            errors = 0
-            for i in range(len(X)):
-                if signs[i] * ((alpha * signs) @ gram[:, i] + b) <= 0:
-                    alpha[i] += 1
-                    b += signs[i]
-                    errors += 1
+            # Whole-pass scans: the dual form is for small data sets (its Gram matrix is n × n).
+            errors, position = 0, 0
+            while position < n:
+                wrong = signs[position:] * (f[position:] + b) <= 0
+                first = int(wrong.argmax())
+                if not wrong[first]:
+                    break
+                position += first
+                alpha[position] += 1
+                f += signs[position] * gram[position]
+                b += signs[position]
+                errors += 1
+                position += 1
             if errors == 0:
                 self.converged_ = True
                 break
@@ -257,13 +357,14 @@ class DualPerceptron(_Classifier):
         """w = Σ α_i y_i x_i (defined for the linear kernel only)."""
         if self.kernel != "linear":
             raise AttributeError("coef_ exists only for the linear kernel")
+        check_is_fitted(self, "alpha_")
         return (self.alpha_ * self.signs_) @ self.X_
 
     def decision_function(self, X: Any) -> np.ndarray:
         """Σ α_i y_i K(x_i, x) + b for each row of X."""
-        if not hasattr(self, "alpha_"):
-            raise ValueError("this DualPerceptron is not fitted yet: call fit(X, y) first")
-        K = kernel_matrix(self.X_, np.asarray(X, dtype=np.float64), self.kernel, self.degree, self.gamma)
+        check_is_fitted(self, "alpha_")
+        X = _check_X(X, self.n_features_in_)
+        K = kernel_matrix(self.X_, X, self.kernel, self.degree, self.gamma)
         return (self.alpha_ * self.signs_) @ K + self.intercept_
 
 
@@ -321,7 +422,7 @@ def mistake_bound(X: Any, y: Any) -> MistakeBound:
     of the best separating line found by :func:`best_separator`, measured in that augmented
     space: γ = min_i y_i (w·x_i + b) / |(w, b)|. A wider line gives a smaller (better)
     bound; the exact maximum-margin line gives the smallest. Infinite when no line separates
-    the data.
+    the data. The number of points does not enter it.
     """
     X, _, signs = _check_two_classes(X, y)
     w, b, _ = best_separator(X, signs)
@@ -329,6 +430,96 @@ def mistake_bound(X: Any, y: Any) -> MistakeBound:
     R = float(np.sqrt((X * X).sum(axis=1).max() + 1.0))
     bound = (R / gamma) ** 2 if gamma > 0 else np.inf
     return MistakeBound(bound, R, gamma, w, b)
+
+
+MAX_BEST_LINE_POINTS = 100
+
+
+def best_line_accuracy(X: Any, y: Any) -> float:
+    """The highest training accuracy any line gets on 2-D points, points on the line counted wrong.
+
+    Exact: the order of the points' projections onto a direction only changes where the
+    direction is at right angles to the difference of two points, so one direction between
+    each pair of neighbouring critical angles sees every ordering a line can make; for each,
+    every threshold between distinct projections is tried. O(n³ log n): at most
+    ``MAX_BEST_LINE_POINTS`` points.
+    """
+    X, _, signs = _check_two_classes(X, y)
+    if X.shape[1] != 2:
+        raise ValueError(f"best_line_accuracy is for 2-D points; got {X.shape[1]} features")
+    if len(X) > MAX_BEST_LINE_POINTS:
+        raise ValueError(f"best_line_accuracy takes at most {MAX_BEST_LINE_POINTS} points; got {len(X)}")
+    i, j = np.triu_indices(len(X), 1)
+    difference = X[j] - X[i]
+    critical = np.arctan2(difference[:, 1], difference[:, 0]) + np.pi / 2
+    critical = np.sort(np.mod(np.concatenate([critical, critical + np.pi, [0.0]]), 2 * np.pi))
+    between = (critical + np.append(critical[1:], critical[0] + 2 * np.pi)) / 2
+    normals = np.column_stack([np.cos(between), np.sin(between)])
+    right, _ = best_cuts(X @ normals.T, signs)
+    return float(right.max() / len(X))
+
+
+def best_cuts(projections: np.ndarray, signs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each column of projections (points × directions), the best threshold t along it.
+
+    Points projecting above t are called +1, the others −1; only cuts between distinct
+    projections (or beyond either end) are tried, so no point lies on the line. Returns the
+    number of points each best cut gets right, and the cuts t (the line is u·x − t = 0).
+    """
+    n, m = projections.shape
+    order = np.argsort(projections, axis=0, kind="stable")
+    ranked = np.take_along_axis(projections, order, axis=0)
+    positive = signs[order] > 0
+    # A cut after the k lowest points: those are called −1, the rest +1.
+    negatives_below = np.vstack([np.zeros((1, m)), np.cumsum(~positive, axis=0)])
+    positives_above = np.vstack([np.cumsum(positive[::-1], axis=0)[::-1], np.zeros((1, m))])
+    ends = np.ones((1, m), bool)
+    distinct = np.vstack([ends, ranked[1:] > ranked[:-1], ends])
+    right = np.where(distinct, negatives_below + positives_above, -1)
+    k = right.argmax(axis=0)
+    columns = np.arange(m)
+    padded = np.vstack([ranked[:1] - 1, ranked, ranked[-1:] + 1])
+    cut = (padded[k, columns] + padded[k + 1, columns]) / 2
+    return right[k, columns], cut
+
+
+def separated_band(n: int, gap: float, random_state: RandomState = None) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` points of the unit square with none closer than ``gap`` to the line x₁ + x₂ = 1.
+
+    Labelled 1 above the line, 0 below. Every such set has the same radius R (the square)
+    and a margin of at least ``gap``, however large n is: Novikoff's bound stays put.
+    """
+    rng = check_random_state(random_state)
+    kept = np.empty((0, 2))
+    while len(kept) < n:
+        candidates = rng.random((2 * n, 2))
+        far = np.abs(candidates.sum(axis=1) - 1) / np.sqrt(2) >= gap
+        kept = np.vstack([kept, candidates[far]])
+    X = kept[:n]
+    return X, (X.sum(axis=1) > 1).astype(np.int64)
+
+
+def updates_against_size(
+    sizes: Any = (25, 250, 2500), gap: float = 0.05, seeds: Any = range(20)
+) -> tuple[float, list[tuple[int, float, int]]]:
+    """Updates to convergence against the number of points, at a fixed radius and margin.
+
+    Points come from ``separated_band``: the unit square with a band of half-width ``gap``
+    around x₁ + x₂ = 1 left empty. With the bias as a weight on a constant 1, every point
+    lies within R = √3 of the origin (the corner (1, 1, 1)) and the true line (1, 1, −1) has
+    margin γ = gap·√2/√3, so Novikoff's bound (R/γ)² = 4.5/gap² is the same for every n.
+    Returns the bound and ``(n, median updates, most updates)`` per size over the seeds.
+    """
+    bound = 4.5 / gap**2
+    rows = []
+    for n in sizes:
+        counts = []
+        for seed in seeds:
+            X, y = separated_band(n, gap, seed)
+            if len(np.unique(y)) == 2:
+                counts.append(Perceptron(max_epochs=10_000).fit(X, y).n_updates_)
+        rows.append((int(n), float(np.median(counts)), int(np.max(counts))))
+    return bound, rows
 
 
 def generalisation(

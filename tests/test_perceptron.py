@@ -1,10 +1,37 @@
-"""Tests for classic.perceptron: convergence, the XOR cycle, the dual form, kernels, pocket, bounds."""
+"""Tests for classic.perceptron: convergence, the XOR cycle, the dual form, kernels, pocket, bounds;
+and for its pictures in classic.viz.perceptron (the player's JSON, the Vega-Lite views, Try this)."""
+
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from classic import datasets
-from classic.perceptron import DualPerceptron, Perceptron, generalisation, margin, mistake_bound, mistakes
+from classic._validation import NotFittedError
+from classic.perceptron import (
+    DualPerceptron,
+    Perceptron,
+    best_cuts,
+    best_line_accuracy,
+    generalisation,
+    margin,
+    mistake_bound,
+    mistakes,
+    perceptron_textbook,
+    separated_band,
+    updates_against_size,
+)
+from classic.viz import perceptron as viz
+from classic.viz import theme
+
+PAGE_DATA = {  # the data sets the page offers, by seed
+    "separable": lambda seed: datasets.linearly_separable(25, seed),
+    "xor": lambda seed: datasets.xor(4),
+    "noisy xor": lambda seed: datasets.xor(40, 0.12, seed),
+    "clusters": lambda seed: datasets.gaussian_clusters(20, ((-1.5, -1.5), (1.5, 1.5)), 1.0, seed),
+    "your points (default)": lambda seed: datasets.linearly_separable(8, 1),
+}
 
 
 @pytest.mark.parametrize("seed", range(10))
@@ -65,7 +92,7 @@ def test_pocket_is_never_worse_than_the_last_weights():
 def test_dual_equals_primal_with_a_linear_kernel():
     X, y = datasets.gaussian_clusters(30, ((-1, -1), (1.5, 1)), 1.0, random_state=2)
     primal = Perceptron().fit(X, y)
-    dual = DualPerceptron("linear").fit(X, y)
+    dual = DualPerceptron(kernel="linear").fit(X, y)
     np.testing.assert_allclose(dual.coef_, primal.coef_)
     assert dual.intercept_ == pytest.approx(primal.intercept_)
     assert dual.alpha_.sum() == primal.n_updates_
@@ -114,8 +141,14 @@ def test_bad_parameters():
         Perceptron(learning_rate=-1).fit(X, y)
     with pytest.raises(ValueError, match="kernel"):
         DualPerceptron(kernel="sigmoid").fit(X, y)
-    with pytest.raises(ValueError, match="not fitted"):
+    with pytest.raises(NotFittedError, match="not fitted"):
         Perceptron().predict(X)
+    with pytest.raises(NotFittedError, match="not fitted"):
+        DualPerceptron().decision_function(X)
+    with pytest.raises(TypeError):
+        Perceptron(100)  # keyword-only, as scikit-learn's estimators
+    with pytest.raises(ValueError, match="features"):
+        Perceptron().fit(X, y).predict(np.zeros((2, 3)))
 
 
 def test_margin_and_mistake_bound_by_hand():
@@ -134,3 +167,191 @@ def test_generalisation_over_seeds_matches_the_post():
     scores = generalisation(seeds=range(100))
     assert len(scores) == 100
     assert 0.93 <= np.median(scores) <= 0.98  # the post's one run: 92.2%
+
+
+def test_estimator_contract():
+    model = Perceptron(max_epochs=5, shuffle=True)
+    assert model.get_params() == {
+        "learning_rate": 1.0,
+        "max_epochs": 5,
+        "pocket": False,
+        "random_state": None,
+        "shuffle": True,
+    }
+    assert repr(model) == "Perceptron(max_epochs=5, shuffle=True)"
+    assert repr(DualPerceptron(kernel="rbf")) == "DualPerceptron(kernel='rbf')"
+    X, y = datasets.xor()
+    fitted = model.fit(X, y)
+    assert fitted is model and model.n_features_in_ == 2 and model.classes_.tolist() == [0, 1]
+    assert DualPerceptron().fit(X, y).n_features_in_ == 2
+
+
+def test_sklearn_clone_and_grid_search_over_max_epochs():
+    from sklearn.base import clone
+    from sklearn.model_selection import GridSearchCV
+
+    X, y = datasets.gaussian_clusters(40, ((-1, -1), (1, 1)), 1.0, random_state=0)
+    assert clone(Perceptron(max_epochs=3)).get_params()["max_epochs"] == 3
+    search = GridSearchCV(Perceptron(), {"max_epochs": [1, 5, 50]}, cv=3).fit(X, y)
+    assert search.best_params_["max_epochs"] in (1, 5, 50)
+
+
+@pytest.mark.parametrize("name", list(PAGE_DATA))
+@pytest.mark.parametrize("seed", range(5))
+def test_textbook_loop_makes_the_same_updates_as_fit(name, seed):
+    """The loop the page shows and the vectorised fit that runs give the same history, bit for bit."""
+    X, y = PAGE_DATA[name](seed)
+    model = Perceptron(max_epochs=200).fit(X, y)
+    textbook = perceptron_textbook(X, y, max_epochs=200)
+    # fit stops at a proved cycle; the textbook loop goes on repeating it.
+    assert len(textbook) >= model.n_updates_
+    if model.cycle_ is None:
+        assert len(textbook) == model.n_updates_
+    for ours, theirs in zip(model.history_, textbook[: model.n_updates_], strict=True):
+        assert (ours.epoch, ours.index, ours.b) == (theirs.epoch, theirs.index, theirs.b)
+        np.testing.assert_array_equal(ours.w, theirs.w)
+
+
+def test_fit_matches_the_textbook_on_large_data_and_with_a_learning_rate():
+    X, y = datasets.linearly_separable(3000, random_state=4)
+    model = Perceptron(max_epochs=50).fit(X, y)
+    textbook = perceptron_textbook(X, y, 50)
+    assert model.n_updates_ == len(textbook) > 100
+    np.testing.assert_array_equal(model.weights_history_[:, :2], [u.w for u in textbook])
+    half = Perceptron(learning_rate=0.5, max_epochs=50).fit(X, y)
+    assert half.update_points_.tolist() == model.update_points_.tolist()  # η only scales (w, b)
+
+
+def test_shuffled_fit_matches_a_plain_loop_over_the_same_orders():
+    X, y = datasets.xor(40, 0.12, random_state=1)
+    model = Perceptron(max_epochs=7, shuffle=True, random_state=3).fit(X, y)
+    rng, signs = np.random.default_rng(3), np.where(y == 1, 1.0, -1.0)
+    w, b, history = np.zeros(2), 0.0, []
+    for _ in range(7):
+        for i in rng.permutation(len(X)):
+            if signs[i] * (X[i] @ w + b) <= 0:
+                w, b = w + signs[i] * X[i], b + signs[i]
+                history.append(i)
+    assert model.update_points_.tolist() == history
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_pocket_on_xor_corners_finds_a_three_of_four_line_for_every_seed(seed):
+    X, y = datasets.xor()
+    pocket = Perceptron(pocket=True, shuffle=True, random_state=seed).fit(X, y)
+    assert pocket.coef_.any()  # a line, not w = 0
+    assert pocket.score(X, y) == 0.75 and pocket.pocket_mistakes_ == 1
+    assert mistakes(X, np.where(y == 1, 1, -1), pocket.coef_, pocket.intercept_) == 1  # strictly
+
+
+def test_pocket_on_separable_data_holds_a_separating_line():
+    X, y = datasets.linearly_separable(25, random_state=0)
+    plain, pocket = Perceptron().fit(X, y), Perceptron(pocket=True).fit(X, y)
+    assert pocket.score(X, y) == 1.0 and pocket.pocket_mistakes_ == 0
+    assert plain.update_points_.tolist() == pocket.update_points_.tolist()  # the pocket only watches
+
+
+def test_best_line_accuracy_by_hand_and_against_a_dense_sweep():
+    assert best_line_accuracy(*datasets.xor()) == 0.75  # no line gets XOR's four corners
+    assert best_line_accuracy(*datasets.linearly_separable(25, random_state=0)) == 1.0
+    # Three points on a line, the middle one of the other class: the best line gets 2 of 3.
+    assert best_line_accuracy([[0, 0], [1, 0], [2, 0]], [0, 1, 0]) == pytest.approx(2 / 3)
+    for seed in range(5):
+        X, y = datasets.xor(30, 0.3, random_state=seed)
+        signs = np.where(y == 1, 1.0, -1.0)
+        angles = np.linspace(0, 2 * np.pi, 20_000, endpoint=False)
+        normals = np.column_stack([np.cos(angles), np.sin(angles)])
+        right, cuts = best_cuts(X @ normals.T, signs)
+        sweep = right.max() / len(X)
+        exact = best_line_accuracy(X, y)
+        assert exact >= sweep and exact - sweep <= 1 / len(X)
+        # The best cut is a real line: recount its points.
+        k = int(right.argmax())
+        assert mistakes(X, signs, normals[k], -cuts[k]) == len(X) - right[k]
+
+
+def test_best_line_accuracy_refuses_too_many_points():
+    X, y = datasets.xor(400, 0.1, random_state=0)
+    with pytest.raises(ValueError, match="at most"):
+        best_line_accuracy(X, y)
+
+
+def test_updates_do_not_grow_with_the_number_of_points_past_novikoffs_bound():
+    """The post ties the mistakes to the data's volume; the bound (R/γ)² holds for every n."""
+    X, y = separated_band(500, 0.05, random_state=0)
+    assert np.all(np.abs(X.sum(axis=1) - 1) / np.sqrt(2) >= 0.05) and set(y) == {0, 1}
+    bound, rows = updates_against_size(sizes=(25, 2500), seeds=range(5))
+    assert bound == pytest.approx(4.5 / 0.05**2)
+    assert all(most <= bound for _, _, most in rows)
+    assert rows[1][0] == 100 * rows[0][0] and rows[1][1] < 10 * rows[0][1]
+
+
+def test_player_data_carries_the_theme_and_every_update():
+    X, y = datasets.xor()
+    model = Perceptron().fit(X, y)
+    bound = mistake_bound(X, y)
+    data = viz.player_data(X, y, model, ["a", "b"], viz.verdict(model, bound))
+    assert data["theme"]["classes"] == theme.class_colors(2) and data["theme"]["accent"] == theme.ACCENT
+    assert len(data["updates"]) == 6 and data["cycle"] == [2, 6]
+    assert data["updates"][-1]["w"] == model.history_[-1].w.tolist()
+    assert data["verdict"]["kind"] == "bad" and "never converge" in data["verdict"]["text"]
+    assert "<" not in data["verdict"]["title"] + data["verdict"]["text"]  # text, not markup
+
+
+def test_the_player_types_no_class_or_accent_colour():
+    html = (Path(__file__).resolve().parents[1] / "assets" / "perceptron_player.html").read_text()
+    script = html[html.index("<script>") :]
+    assert not re.findall(r"#[0-9a-fA-F]{3,6}\b|rgba?\(", script)  # colours come from DATA.theme
+    for colour in theme.PALETTE + [theme.ACCENT]:
+        assert colour.lower() not in html.lower()
+    assert "toDataURL" in script and "perceptron-update-" in script  # its own PNG export
+
+
+def test_views_are_vega_lite_with_the_theme():
+    X, y = datasets.xor(40, 0.12, random_state=0)
+    model = DualPerceptron(kernel="rbf", gamma=2.0).fit(X, y)
+    spec = viz.regions_spec(X, y, model.decision_function, ["a", "b"], "title", resolution=10)
+    cells, points = spec["layer"][0]["data"]["values"], spec["layer"][1]["data"]["values"]
+    assert len(cells) == 100 and len(points) == 40
+    centre = np.array([[(c["a"] + c["a2"]) / 2, (c["c"] + c["c2"]) / 2] for c in cells])
+    assert [c["side"] for c in cells] == np.where(model.decision_function(centre) > 0, "b", "a").tolist()
+    alpha = viz.alpha_spec(X, y, np.arange(40), ["a", "b"])
+    assert [v["alpha"] for v in alpha["data"]["values"]] == list(range(40))
+    scores = generalisation(seeds=range(10))
+    spread = viz.spread_spec(scores)
+    assert spread["layer"][1]["data"]["values"][0]["at"] == pytest.approx(np.median(scores))
+
+
+def test_updates_csv_lists_every_update():
+    X, y = datasets.linearly_separable(25, random_state=0)
+    model = Perceptron().fit(X, y)
+    lines = viz.updates_csv(model).decode().splitlines()
+    assert lines[0] == "update,pass,point,w1,w2,b" and len(lines) == model.n_updates_ + 1
+    last = lines[-1].split(",")
+    assert int(last[2]) == model.history_[-1].index and float(last[5]) == model.history_[-1].b
+
+
+def test_try_this_answers_are_the_librarys():
+    steps = viz.try_this_steps()
+    assert 4 <= len(steps) <= 6
+    by_title = {step["title"]: step for step in steps}
+    for step in steps:
+        assert step["answer"] in step["options"] and step["why"]
+    separable = Perceptron().fit(*datasets.linearly_separable(25, 0))
+    assert by_title["A line exists"]["answer"] == ("Yes" if separable.converged_ else "No, it will cycle")
+    assert str(separable.n_updates_) in by_title["A line exists"]["why"]
+    assert by_title["XOR repeats"]["answer"] == str(Perceptron().fit(*datasets.xor()).cycle_[1]) == "6"
+    pocket = Perceptron(pocket=True, shuffle=True, random_state=0).fit(*datasets.xor())
+    assert (
+        by_title["The pocket on XOR"]["answer"]
+        == f"{round(pocket.score(*datasets.xor()) * 4)} of 4"
+        == "3 of 4"
+    )
+    assert "75%" in by_title["The pocket on XOR"]["why"]
+    rbf = DualPerceptron(kernel="rbf", gamma=2.0, max_epochs=200).fit(*datasets.xor())
+    assert by_title["A curved boundary"]["answer"] == ("Yes" if rbf.converged_ else "No") == "Yes"
+    _, rows = updates_against_size()
+    grows = rows[-1][1] > 10 * rows[0][1]
+    assert by_title["More points"]["answer"] == (
+        "grow more than tenfold" if grows else "stay within the same bound"
+    )

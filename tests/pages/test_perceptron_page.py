@@ -1,11 +1,21 @@
-"""The perceptron page in AppTest, with its widgets pushed to their extremes."""
+"""The perceptron page in AppTest: the lesson's numbers, the tabs, your points in the link, Try this,
+and a fuzz of every widget at its extremes and in random combinations (only worded messages)."""
 
 import json
+import os
+import random
 import re
 
 import numpy as np
+import pandas as pd
 import pytest
-from conftest import assert_no_exception, open_page
+from conftest import ROOT, assert_no_exception, open_page
+
+from classic import datasets
+from classic.perceptron import Perceptron, best_line_accuracy
+from classic.viz import perceptron as viz
+from classic.viz import theme
+from pages._ui.points import MAX_URL_POINTS, decode_points, encode_points
 
 DATA = [
     "Linearly separable (25 points, true line y = 1 − x)",
@@ -14,6 +24,18 @@ DATA = [
     "Gaussian clusters",
     "Your points (click to place)",
 ]
+TABS = ["Every update", "When no line will do", "Does it generalise?", "More points, more mistakes?"]
+# Every message the page may show: each a deliberate, worded one.
+WORDED = (
+    "Converged after",
+    "The weights at update",
+    "Not converged after",
+    "The best any line can do",
+    "The pocket still holds w = 0",
+    "The perceptron needs points of both classes",
+    "The points in this link could not be read",
+    "Some settings in this link could not be used",
+)
 
 
 def player_data(at) -> dict:
@@ -22,68 +44,226 @@ def player_data(at) -> dict:
     return json.loads(re.search(r"const DATA = (\{.*?\});\n", html).group(1).replace("<\\/", "</"))
 
 
-def test_default_converges_and_shows_every_panel():
+def walk(node):
+    yield node
+    for child in getattr(node, "children", {}).values():
+        yield from walk(child)
+
+
+def vega_specs(at) -> list[dict]:
+    """Each Vega-Lite chart's spec, with ``frames``: its data as DataFrames (Streamlit sends it apart)."""
+    from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df as frame
+
+    specs = []
+    for node in walk(at.main):
+        if getattr(node, "type", "") == "vega_lite_chart":
+            spec = json.loads(node.proto.spec)
+            top = [frame(node.proto.data.data)] if node.proto.HasField("data") else []
+            inline = [
+                pd.DataFrame(layer["data"]["values"]) for layer in spec.get("layer", []) if "data" in layer
+            ]
+            spec["frames"] = top + [frame(d.data.data) for d in node.proto.datasets] + inline
+            specs.append(spec)
+    return specs
+
+
+def open_link(**params):
+    """The page opened from a link carrying ``params`` as query parameters."""
+    from streamlit.testing.v1 import AppTest
+
+    os.chdir(ROOT)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params.update(params)
+    at.run()
+    at.switch_page("pages/perceptron.py")
+    return at.run()
+
+
+def messages(at) -> list[str]:
+    return [m.value for kind in (at.success, at.error, at.warning, at.info) for m in kind]
+
+
+def assert_only_worded_messages(at) -> None:
+    assert_no_exception(at)
+    for text in messages(at):
+        assert text.lstrip("*").startswith(WORDED), text
+
+
+def test_default_converges_with_the_posts_numbers():
     at = open_page("perceptron")
     assert_no_exception(at)
     verdict = at.success[0].value
     assert "Converged" in verdict and "Novikoff" in verdict
-    updates = int(re.search(r"after (\d+) updates", verdict).group(1))
     data = player_data(at)
-    assert len(data["updates"]) == updates == 48  # the post's set-up: 48 updates in 10 passes
-    assert len(data["points"]) == 25 and set(data["labels"]) == {0, 1}
-    assert data["verdict"]["kind"] == "good" and "<b>Converged</b>" in data["verdict"]["text"]
-    assert data["cycle"] is None
-    # Every frame's weights are the model's: the last one separates every point.
+    assert len(data["updates"]) == 48 == int(re.search(r"after (\d+) updates", verdict).group(1))
+    assert len(data["points"]) == 25 and data["theme"]["classes"] == theme.class_colors(2)
+    assert data["verdict"]["kind"] == "good" and data["verdict"]["title"].startswith("Converged")
     w, b = np.array(data["updates"][-1]["w"]), data["updates"][-1]["b"]
     X, y = np.array(data["points"]), np.array(data["labels"])
     assert np.all(np.where(y == 1, 1, -1) * (X @ w + b) > 0)
     assert "https://" not in at.get("iframe")[0].proto.srcdoc  # nothing is fetched
-    assert any("median" in c.value for c in at.caption)
-    assert at.metric[0].label.startswith("Test accuracy")
-    labels = [b.label for b in at.get("download_button")]
-    assert "Download every update (CSV)" in labels and "Download the last frame (PNG)" in labels
+    mistakes, alpha = vega_specs(at)
+    assert mistakes["frames"][0]["mistakes"].tolist() == Perceptron().fit(X, y).mistakes_per_epoch_
+    assert alpha["frames"][0]["alpha"].sum() == 48
+    assert [b.label for b in at.get("download_button")] == ["Every update (CSV)"]
+    assert all(n.proto.alt for n in walk(at.main) if getattr(n, "type", "") == "vega_lite_chart")
 
 
-def test_xor_gives_the_cycle_verdict_and_the_alternatives():
+def test_only_the_open_tab_computes():
+    at = open_page("perceptron")
+    assert len(at.get("iframe")) == 1 and not at.metric
+    at.session_state["pc_tab"] = TABS[2]
+    at.run()
+    assert_no_exception(at)
+    assert not at.get("iframe") and at.metric[0].label == "Test accuracy (seed 0)"
+    assert any("the post's 92.2% was one run" in c.value for c in at.caption)
+    spread = vega_specs(at)[1]
+    median = next(f for f in spread["frames"] if "at" in f)["at"][0]
+    assert 0.93 <= median <= 0.98
+
+
+def test_xor_cycle_pocket_and_the_best_line():
     at = open_page("perceptron")
     at.selectbox(key="pc_data").set_value(DATA[1]).run()
-    assert_no_exception(at)
-    verdict = at.error[0].value
-    assert "will never converge" in verdict and "no line separates these points" in verdict
+    assert "will never converge" in at.error[0].value
     data = player_data(at)
     assert data["cycle"] == [2, 6] and len(data["updates"]) == 6
-    assert data["verdict"]["kind"] == "bad" and "will never converge" in data["verdict"]["text"]
-    assert at.subheader[0].value == "When no line will do"
+    at.checkbox(key="pc_shuffle").check()
+    at.session_state["pc_tab"] = TABS[1]
+    at.run()
+    assert_no_exception(at)
+    best = best_line_accuracy(*datasets.xor())
+    assert at.info[0].value.startswith(f"**The best any line can do on these points: {best:.0%}**")
+    pocket, kernel = vega_specs(at)
+    assert pocket["title"] == "Pocket: the best line seen, 75% right"
+    assert kernel["title"] == "rbf kernel: 100% right, converged"
     at.selectbox(key="pc_kernel").set_value("polynomial").run()
     assert_no_exception(at)
+    assert vega_specs(at)[1]["title"].startswith("polynomial kernel")
 
 
-def test_your_points_undo_and_clear():
+def test_the_bound_tab_sets_the_posts_claim_beside_novikoff():
+    at = open_page("perceptron")
+    at.session_state["pc_tab"] = TABS[3]
+    at.run()
+    assert_no_exception(at)
+    assert "volume" in at.markdown[1].value and "(R/γ)²" in at.markdown[1].value
+    table = at.table[0].value
+    assert table["points"].tolist() == [25, 250, 2500]
+    assert set(table["Novikoff's bound"]) == {"1,800"}
+
+
+def test_your_points_undo_clear_and_the_link():
     at = open_page("perceptron")
     at.selectbox(key="pc_data").set_value(DATA[4]).run()
     assert_no_exception(at)
     assert len(player_data(at)["points"]) == 8
     at.button(key="pc_undo").click().run()
-    assert_no_exception(at)
     assert len(player_data(at)["points"]) == 7
+    link = at.query_params["pc_points"]
+    X, y = decode_points(link if isinstance(link, str) else link[-1], 2)
+    np.testing.assert_array_equal(X, np.array(player_data(at)["points"]))
     at.button(key="pc_clear").click().run()
     assert_no_exception(at)
     assert "both classes" in at.warning[0].value  # a clear message, not a traceback
     assert at.button(key="pc_undo").disabled
 
 
+def test_a_link_with_points_reproduces_them():
+    X, y = datasets.xor(30, 0.2, random_state=2)
+    at = open_link(pc_data=DATA[4], pc_points=encode_points(X, y), pc_epochs="7", pc_shuffle="true")
+    assert_no_exception(at)
+    data = player_data(at)
+    assert data["points"] == X.round(2).tolist() and data["labels"] == y.tolist()
+    model = Perceptron(max_epochs=7, shuffle=True, random_state=0).fit(X.round(2), y)
+    assert [u["i"] for u in data["updates"]] == model.update_points_.tolist()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "0_0_0~1_1_<b>x</b>",
+        "9_0_0~1_1_1",
+        "0_nan_0~1_1_1",
+        "0_1e308_0~1_1_1",
+        "0_1_2_3",
+        "~".join(["0_1_1"] * 400),
+    ],
+)
+def test_a_bad_points_link_is_ignored_with_a_note(text):
+    at = open_link(pc_data=DATA[4], pc_points=text)
+    assert_only_worded_messages(at)
+    assert any(m.startswith("The points in this link could not be read") for m in messages(at))
+    assert len(player_data(at)["points"]) == 8  # the default points
+
+
+def test_points_encoding_round_trip_and_limit():
+    X, y = datasets.gaussian_clusters(100, ((-3, 0), (2.5, 1)), 2.0, random_state=0)
+    text = encode_points(X, y)
+    X2, y2 = decode_points(text, 2)
+    np.testing.assert_array_equal(X2, X.round(2))
+    np.testing.assert_array_equal(y2, y)
+    assert len(text) < 20 * len(X)  # compact: ~13 characters a point
+    with pytest.raises(ValueError, match="at most"):
+        decode_points("~".join(["0_0_0"] * (MAX_URL_POINTS + 1)), 2)
+
+
+def test_try_this_reveals_the_librarys_answers():
+    at = open_page("perceptron")
+    steps = viz.try_this_steps()
+    for i, step in enumerate(steps, start=1):
+        at.button(key=f"perceptron_try_{i}_setup").click().run()
+        assert_no_exception(at)
+        for key, value in step["setup"].items():
+            assert at.session_state[key] == value
+        at.radio(key=f"perceptron_try_{i}").set_value(step["answer"]).run()
+        assert any(s.value.startswith(f"Right: **{step['answer']}**") for s in at.success)
+    wrong = next(o for o in steps[1]["options"] if o != steps[1]["answer"])
+    at.radio(key="perceptron_try_2").set_value(wrong).run()
+    assert any(f"it is **{steps[1]['answer']}**" in w.value for w in at.warning)
+
+
+def test_presentation_mode_shortens_the_player():
+    at = open_link(present="true")
+    assert_no_exception(at)
+    assert player_data(at)["present"] is True
+
+
 @pytest.mark.parametrize("name", DATA)
-@pytest.mark.parametrize(("epochs", "shuffle"), [(1, True), (200, False)])
-def test_every_data_set_at_the_extremes(name, epochs, shuffle):
+@pytest.mark.parametrize(("epochs", "shuffle", "seed"), [(1, True, 2**31 - 1), (200, False, 0)])
+def test_every_data_set_at_the_extremes(name, epochs, shuffle, seed):
     at = open_page("perceptron")
     at.selectbox(key="pc_data").set_value(name)
     at.slider(key="pc_epochs").set_value(epochs)
-    if shuffle:
-        at.checkbox(key="pc_shuffle").check()
+    at.number_input(key="pc_seed").set_value(seed)
+    at.checkbox(key="pc_shuffle").set_value(shuffle)
     at.run()
-    assert_no_exception(at)
+    assert_only_worded_messages(at)
     data = player_data(at)
-    assert len(data["updates"]) >= 1
-    assert data["verdict"]["kind"] in {"good", "bad", "stop"}
+    assert len(data["updates"]) >= 1 and data["verdict"]["kind"] in {"good", "bad", "stop"}
     at.button(key="pc_new").click().run()
-    assert_no_exception(at)
+    assert_only_worded_messages(at)
+    for tab in TABS[1:]:
+        at.session_state["pc_tab"] = tab
+        at.run()
+        assert_only_worded_messages(at)
+
+
+def test_fuzz_random_widget_combinations():
+    """Seeded random settings, tabs and point edits: no exception, only worded messages."""
+    rng = random.Random(16)
+    at = open_page("perceptron")
+    for _ in range(30):
+        at.selectbox(key="pc_data").set_value(rng.choice(DATA))
+        at.slider(key="pc_epochs").set_value(rng.choice([1, 2, rng.randint(1, 200), 200]))
+        at.number_input(key="pc_seed").set_value(rng.choice([0, 1, rng.randint(0, 2**31 - 1), 2**31 - 1]))
+        at.checkbox(key="pc_shuffle").set_value(rng.random() < 0.5)
+        at.selectbox(key="pc_kernel").set_value(rng.choice(["rbf", "polynomial"]))
+        at.session_state["pc_tab"] = rng.choice(TABS)
+        at.run()
+        assert_only_worded_messages(at)
+        if at.selectbox(key="pc_data").value == DATA[4] and rng.random() < 0.5:
+            button = at.button(key=rng.choice(["pc_undo", "pc_clear"]))
+            if not button.disabled:
+                button.click().run()
+            assert_only_worded_messages(at)

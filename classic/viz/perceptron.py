@@ -1,0 +1,478 @@
+"""The perceptron lesson's pictures: the player's JSON, Vega-Lite views, download figures.
+
+- ``player_data``: everything ``assets/perceptron_player.html`` draws (points, every update,
+  the verdict, the theme's colours), as plain JSON; the player renders each frame and exports
+  its own PNG in the browser, so there is one renderer of that picture.
+- ``*_spec``: Vega-Lite specifications (plain dicts, no drawing library) for the interactive
+  views: decision regions of any classifier, the dual view (α), the generalisation test and
+  the spread over seeds. The browser draws them, so a rerun renders nothing on the server.
+- ``regions_figure`` and ``spread_figure``: the same views in matplotlib, for downloads only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from classic.viz import theme
+
+POST_ACCURACY = 0.922  # the post's single run: 25 training points, 1000 test points
+
+
+def view_limits(X: np.ndarray) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The (xlim, ylim) that frame a perceptron's points with room for the line and arrows."""
+    X = np.asarray(X, dtype=float)
+    low, high = X.min(axis=0), X.max(axis=0)
+    pad = 0.25 * np.maximum(high - low, 0.5)
+    low, high = low - pad, high + pad
+    return (float(low[0]), float(high[0])), (float(low[1]), float(high[1]))
+
+
+def verdict(model, bound) -> tuple[str, str, str]:
+    """(kind, title, text) for a fitted Perceptron and its ``MistakeBound``: kind "good", "bad" or "stop"."""
+    if model.converged_:
+        return (
+            "good",
+            f"Converged after {model.n_updates_} updates in {model.n_epochs_} passes:",
+            f"a whole pass without a mistake. Novikoff's bound (R/γ)² = ({bound.R:.2f} / {bound.gamma:.4f})² "
+            f"≈ {bound.bound:,.0f} updates.",
+        )
+    if model.cycle_ is not None:
+        m, n = model.cycle_
+        return (
+            "bad",
+            f"The weights at update {n} equal those at update {m}, at the same point of a pass:",
+            "this will never converge; no line separates these points. From here the perceptron "
+            "repeats the same updates for ever.",
+        )
+    reason = "no line separates these points" if bound.gamma <= 0 else "a line exists: allow more passes"
+    return "stop", f"Not converged after {model.n_epochs_} passes ({model.n_updates_} updates):", f"{reason}."
+
+
+def updates_csv(model) -> bytes:
+    """Every update of a fitted Perceptron as CSV: update, pass, point, w1, w2, …, b."""
+    d = model.weights_history_.shape[1] - 1
+    header = ",".join(["update", "pass", "point", *(f"w{k + 1}" for k in range(d)), "b"])
+    lines = [header] + [
+        ",".join([str(u + 1), str(e + 1), str(i), *(repr(float(v)) for v in row)])
+        for u, (e, i, row) in enumerate(
+            zip(model.update_epochs_, model.update_points_, model.weights_history_, strict=True)
+        )
+    ]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def try_this_steps() -> list[dict]:
+    """The lesson's "Try this" steps, each answer and why computed by the library.
+
+    Each is a dict with the fields of ``pages._ui.lesson.Step``: title, setup (widget keys →
+    values), question, options, answer (one of the options), why.
+    """
+    from classic import datasets
+    from classic import perceptron as pc
+
+    separable = datasets.linearly_separable(25, 0)
+    corners = datasets.xor(4)
+    line = pc.Perceptron().fit(*separable)
+    bound = pc.mistake_bound(*separable).bound
+    xor = pc.Perceptron().fit(*corners)
+    pocket = pc.Perceptron(pocket=True, shuffle=True, random_state=0).fit(*corners)
+    best = pc.best_line_accuracy(*corners)
+    rbf = pc.DualPerceptron(kernel="rbf", gamma=2.0, max_epochs=200).fit(*corners)
+    _, rows = pc.updates_against_size()
+    first, last = rows[0], rows[-1]
+    base = {"pc_seed": 0, "pc_epochs": 100, "pc_shuffle": False, "pc_tab": "Every update"}
+    pocket_right = round(pocket.score(*corners) * 4)
+    grows = last[1] > 10 * first[1]
+    return [
+        {
+            "title": "A line exists",
+            "setup": {**base, "pc_data": "Linearly separable (25 points, true line y = 1 − x)"},
+            "question": "Will the perceptron converge on these points?",
+            "options": ["Yes", "No, it will cycle"],
+            "answer": "Yes" if line.converged_ else "No, it will cycle",
+            "why": f"It stops after {line.n_updates_} updates in {line.n_epochs_} passes; Novikoff's "
+            f"bound allowed up to {bound:,.0f}.",
+        },
+        {
+            "title": "XOR repeats",
+            "setup": {**base, "pc_data": "XOR (the four corners)"},
+            "question": "After how many updates are the weights back to ones seen before, at the same point of a pass?",
+            "options": ["4", "6", "12", "Never"],
+            "answer": str(xor.cycle_[1]) if xor.cycle_ else "Never",
+            "why": f"The weights after update {xor.cycle_[1]} equal those after update {xor.cycle_[0]}: "
+            "from there the same updates repeat for ever."
+            if xor.cycle_
+            else "No cycle was found.",
+        },
+        {
+            "title": "The pocket on XOR",
+            "setup": {
+                **base,
+                "pc_data": "XOR (the four corners)",
+                "pc_shuffle": True,
+                "pc_tab": "When no line will do",
+            },
+            "question": "How many of XOR's four corners does the pocket's best line get right?",
+            "options": ["2 of 4", "3 of 4", "4 of 4"],
+            "answer": f"{pocket_right} of 4",
+            "why": f"No line does better: trying every way a line can split the corners, the best gets "
+            f"{best:.0%}. A line with (0, 0) and (1, 1) on one side has their midpoint (½, ½) there too, "
+            "and (½, ½) is also the midpoint of (1, 0) and (0, 1), which would need the other side.",
+        },
+        {
+            "title": "A curved boundary",
+            "setup": {
+                **base,
+                "pc_data": "XOR (the four corners)",
+                "pc_kernel": "rbf",
+                "pc_tab": "When no line will do",
+            },
+            "question": "Will the perceptron with an RBF kernel separate XOR?",
+            "options": ["Yes", "No"],
+            "answer": "Yes" if rbf.converged_ and rbf.score(*corners) == 1 else "No",
+            "why": f"It converges after {int(rbf.alpha_.sum())} updates with every corner right: the "
+            "boundary is curved, not a line.",
+        },
+        {
+            "title": "More points",
+            "setup": {**base, "pc_tab": "More points, more mistakes?"},
+            "question": f"With {last[0]} points instead of {first[0]} (same square, same margin), the updates…",
+            "options": ["grow more than tenfold", "stay within the same bound"],
+            "answer": "grow more than tenfold" if grows else "stay within the same bound",
+            "why": f"Median {first[1]:.0f} updates with {first[0]} points and {last[1]:.0f} with {last[0]}: "
+            "Novikoff's bound depends on R and γ only.",
+        },
+    ]
+
+
+def player_data(
+    X: np.ndarray,
+    y: np.ndarray,
+    model,
+    class_names: Sequence[str],
+    verdict: tuple[str, str, str],
+    speed: int = 8,
+    autoplay: bool = False,
+    present: bool = False,
+) -> dict:
+    """The JSON the browser player draws from (``present``: larger text, a shorter plot).
+
+    ``model`` is a fitted :class:`~classic.perceptron.Perceptron`; ``y`` holds class indices
+    0/1; ``verdict`` is (kind, title, text) with kind "good", "bad" or "stop" (the player
+    shows the texts as text, never as markup).
+    """
+    xlim, ylim = view_limits(X)
+    weights = model.weights_history_
+    return {
+        "points": np.asarray(X, dtype=float).round(6).tolist(),
+        "labels": np.asarray(y, dtype=int).tolist(),
+        "classNames": list(class_names),
+        # The exported PNG's background is the canvas's: white (the theme's ink at full light).
+        "theme": {**theme.player_theme(2), "background": theme.light(theme.INK, 1.0)},
+        "updates": [
+            {"e": int(e), "i": int(i), "w": [float(v) for v in row[:-1]], "b": float(row[-1])}
+            for e, i, row in zip(model.update_epochs_, model.update_points_, weights, strict=True)
+        ],
+        "xlim": xlim,
+        "ylim": ylim,
+        "cycle": list(model.cycle_) if model.cycle_ is not None else None,
+        "verdict": {"kind": verdict[0], "title": verdict[1], "text": verdict[2]},
+        "speed": int(speed),
+        "autoplay": bool(autoplay),
+        "present": bool(present),
+    }
+
+
+def _chart(height: int, **spec) -> dict:
+    """A Vega-Lite specification as wide as its container."""
+    return {
+        "$schema": "https://vega.github.io/schema/vega-lite/v5.json",
+        "width": "container",
+        "height": height,
+        **spec,
+    }
+
+
+def _points_values(X: np.ndarray, y: np.ndarray, class_names: Sequence[str], **extra) -> list[dict]:
+    rows = []
+    for k, (point, label) in enumerate(zip(np.asarray(X, float), np.asarray(y, int), strict=True)):
+        row = {"x1": float(point[0]), "x2": float(point[1]), "class": class_names[label]}
+        row.update({name: values[k] for name, values in extra.items()})
+        rows.append(row)
+    return rows
+
+
+def _class_scale(class_names: Sequence[str]) -> dict:
+    return {"domain": list(class_names), "range": theme.class_colors(len(class_names))}
+
+
+def _shape_scale(class_names: Sequence[str]) -> dict:
+    shapes = ["circle", "square", "triangle-up", "diamond"]
+    return {"domain": list(class_names), "range": shapes[: len(class_names)]}
+
+
+def _axis(field: str, title: str, limits: tuple[float, float]) -> dict:
+    return {
+        "field": field,
+        "type": "quantitative",
+        "title": title,
+        "scale": {"domain": list(limits), "nice": False, "zero": False},
+    }
+
+
+def _points_layer(X, y, class_names, limits, size: dict | float = 90, tooltip_extra=()) -> dict:
+    xlim, ylim = limits
+    return {
+        "mark": {"type": "point", "filled": True, "stroke": theme.INK, "strokeWidth": 0.7, "opacity": 1},
+        "encoding": {
+            "x": _axis("x1", "x₁", xlim),
+            "y": _axis("x2", "x₂", ylim),
+            "color": {"field": "class", "type": "nominal", "scale": _class_scale(class_names), "title": None},
+            "shape": {"field": "class", "type": "nominal", "scale": _shape_scale(class_names), "title": None},
+            "size": size if isinstance(size, dict) else {"value": size},
+            "tooltip": [
+                {"field": "x1", "format": ".2f", "title": "x₁"},
+                {"field": "x2", "format": ".2f", "title": "x₂"},
+                {"field": "class"},
+                *tooltip_extra,
+            ],
+        },
+    }
+
+
+def regions_spec(
+    X: np.ndarray,
+    y: np.ndarray,
+    decision: Callable[[np.ndarray], np.ndarray],
+    class_names: Sequence[str],
+    title: str,
+    resolution: int = 48,
+) -> dict:
+    """Vega-Lite: the regions a decision function gives each class (positive → the second), with the points.
+
+    The regions are a ``resolution``² grid of cells, computed here once; the browser draws them.
+    """
+    xlim, ylim = view_limits(X)
+    xs = np.linspace(*xlim, resolution + 1)
+    ys = np.linspace(*ylim, resolution + 1)
+    cx, cy = np.meshgrid((xs[:-1] + xs[1:]) / 2, (ys[:-1] + ys[1:]) / 2)
+    side = (decision(np.column_stack([cx.ravel(), cy.ravel()])) > 0).astype(int)
+    i, j = np.meshgrid(np.arange(resolution), np.arange(resolution))
+    cells = [
+        {
+            "a": float(xs[a]),
+            "a2": float(xs[a + 1]),
+            "c": float(ys[c]),
+            "c2": float(ys[c + 1]),
+            "side": class_names[s],
+        }
+        for a, c, s in zip(i.ravel(), j.ravel(), side, strict=True)
+    ]
+    shades = {"domain": list(class_names), "range": [theme.light(c, 0.6) for c in theme.class_colors(2)]}
+    return _chart(
+        320,
+        title=title,
+        layer=[
+            {
+                "data": {"values": cells},
+                "mark": {"type": "rect", "stroke": None},
+                "encoding": {
+                    "x": _axis("a", "x₁", xlim),
+                    "x2": {"field": "a2"},
+                    "y": _axis("c", "x₂", ylim),
+                    "y2": {"field": "c2"},
+                    "color": {"field": "side", "type": "nominal", "scale": shades, "legend": None},
+                },
+            },
+            {
+                "data": {"values": _points_values(X, y, class_names)},
+                **_points_layer(X, y, class_names, (xlim, ylim)),
+            },
+        ],
+    )
+
+
+def alpha_spec(X: np.ndarray, y: np.ndarray, alpha: np.ndarray, class_names: Sequence[str]) -> dict:
+    """Vega-Lite: the dual view, each point sized and labelled by α_i (the updates it caused)."""
+    limits = view_limits(X)
+    alpha = np.asarray(alpha, dtype=int)
+    values = _points_values(
+        X, y, class_names, alpha=alpha.tolist(), label=[str(a) if a else "" for a in alpha]
+    )
+    size = {
+        "field": "alpha",
+        "type": "quantitative",
+        "title": "αᵢ",
+        "scale": {"domain": [0, max(int(alpha.max()), 1)], "range": [30, 420]},
+    }
+    return _chart(
+        280,
+        data={"values": values},
+        layer=[
+            _points_layer(X, y, class_names, limits, size, ({"field": "alpha", "title": "αᵢ"},)),
+            {
+                "mark": {"type": "text", "dx": 10, "dy": -10, "fontSize": 13, "color": theme.TEXT},
+                "encoding": {
+                    "x": {"field": "x1", "type": "quantitative"},
+                    "y": {"field": "x2", "type": "quantitative"},
+                    "text": {"field": "label"},
+                },
+            },
+        ],
+    )
+
+
+def size_table(bound: float, rows: Sequence[tuple[int, float, int]]) -> dict[str, list]:
+    """``updates_against_size``'s result as table columns, the bound beside every row."""
+    return {
+        "points": [r[0] for r in rows],
+        "median updates": [r[1] for r in rows],
+        "most updates": [r[2] for r in rows],
+        "Novikoff's bound": [f"{bound:,.0f}"] * len(rows),
+    }
+
+
+def mistakes_spec(mistakes_per_epoch: Sequence[int]) -> dict:
+    """Vega-Lite: the mistakes made in each pass, a bar per pass."""
+    values = [{"pass": k + 1, "mistakes": int(m)} for k, m in enumerate(mistakes_per_epoch)]
+    return _chart(
+        150,
+        data={"values": values},
+        mark={"type": "bar", "color": theme.class_color(0)},
+        encoding={
+            "x": {
+                "field": "pass",
+                "type": "ordinal",
+                "title": "pass (epoch)",
+                "axis": {"labelOverlap": True},
+            },
+            "y": {"field": "mistakes", "type": "quantitative", "title": "mistakes"},
+            "tooltip": [{"field": "pass"}, {"field": "mistakes"}],
+        },
+    )
+
+
+def generalisation_spec(X_test: np.ndarray, truth: np.ndarray, learned: np.ndarray) -> dict:
+    """Vega-Lite: the test points, by whether the learned line and the true line y = 1 − x agree."""
+    agree = np.asarray(truth) == np.asarray(learned)
+    kinds = ["both say above", "both say below", "disagree"]
+    kind = np.where(~agree, 2, np.where(np.asarray(truth) == 1, 0, 1))
+    values = [
+        {"x1": float(a), "x2": float(b), "kind": kinds[k]} for (a, b), k in zip(X_test, kind, strict=True)
+    ]
+    colours = [theme.light(theme.class_color(1), 0.2), theme.light(theme.class_color(0), 0.2), theme.ACCENT]
+    return _chart(
+        300,
+        layer=[
+            {
+                "data": {"values": values},
+                "mark": {"type": "point", "filled": True},
+                "encoding": {
+                    "x": _axis("x1", "x₁", (0.0, 1.0)),
+                    "y": _axis("x2", "x₂", (0.0, 1.0)),
+                    "color": {
+                        "field": "kind",
+                        "type": "nominal",
+                        "scale": {"domain": kinds, "range": colours},
+                        "title": None,
+                    },
+                    "shape": {
+                        "field": "kind",
+                        "type": "nominal",
+                        "scale": {"domain": kinds, "range": ["circle", "circle", "cross"]},
+                        "title": None,
+                    },
+                    "size": {"condition": {"test": "datum.kind === 'disagree'", "value": 60}, "value": 14},
+                },
+            },
+            {
+                "data": {"values": [{"x1": 0.0, "x2": 1.0}, {"x1": 1.0, "x2": 0.0}]},
+                "mark": {"type": "line", "color": theme.INK, "strokeDash": [6, 4]},
+                "encoding": {
+                    "x": {"field": "x1", "type": "quantitative"},
+                    "y": {"field": "x2", "type": "quantitative"},
+                },
+            },
+        ],
+    )
+
+
+def spread_spec(scores: np.ndarray, post: float = POST_ACCURACY) -> dict:
+    """Vega-Lite: test accuracy over many seeds, with the median and the post's single run marked."""
+    median = float(np.median(scores))
+    marks = [
+        {"at": median, "what": f"median over {len(scores)} seeds: {median:.1%}", "dash": []},
+        {"at": post, "what": f"the post's one run: {post:.1%}", "dash": [6, 4]},
+    ]
+    return _chart(
+        240,
+        layer=[
+            {
+                "data": {"values": [{"accuracy": float(s)} for s in scores]},
+                "mark": {"type": "bar", "color": theme.class_color(0)},
+                "encoding": {
+                    "x": {
+                        "field": "accuracy",
+                        "bin": {"maxbins": 20},
+                        "title": "test accuracy on 1000 points",
+                        "axis": {"format": ".0%"},
+                    },
+                    "y": {"aggregate": "count", "title": "seeds"},
+                },
+            },
+            {
+                "data": {"values": marks},
+                "mark": {"type": "rule", "strokeWidth": 2},
+                "encoding": {
+                    "x": {"field": "at", "type": "quantitative"},
+                    "color": {
+                        "field": "what",
+                        "type": "nominal",
+                        "scale": {"range": [theme.INK, theme.ACCENT]},
+                        "title": None,
+                        "legend": {"orient": "bottom"},
+                    },
+                    "strokeDash": {
+                        "field": "what",
+                        "type": "nominal",
+                        "scale": {"range": [[1, 0], [6, 4]]},
+                        "legend": None,
+                    },
+                },
+            },
+        ],
+    )
+
+
+def regions_figure(X: np.ndarray, y: np.ndarray, decision: Callable, class_names: Sequence[str], title: str):
+    """The regions of a decision function with the points, as a matplotlib figure (for downloads)."""
+    from classic.viz.common import legend_outside, new_figure, scatter_classes
+
+    fig, ax = new_figure(5.6, 4.4)
+    xlim, ylim = view_limits(X)
+    gx, gy = np.meshgrid(np.linspace(*xlim, 300), np.linspace(*ylim, 300))
+    values = decision(np.column_stack([gx.ravel(), gy.ravel()])).reshape(gx.shape)
+    shades = [theme.light(c, 0.6) for c in theme.class_colors(2)]
+    ax.contourf(gx, gy, values > 0, levels=[-0.5, 0.5, 1.5], colors=shades, zorder=0)
+    ax.contour(gx, gy, values, levels=[0], colors=theme.INK, linewidths=2)
+    scatter_classes(ax, np.asarray(X, float), np.asarray(y, int), class_names, edgecolor=theme.INK)
+    ax.set(title=title, xlabel="$x_1$", ylabel="$x_2$", xlim=xlim, ylim=ylim)
+    ax.set_aspect("equal", adjustable="box")
+    legend_outside(ax)
+    return fig
+
+
+def spread_figure(scores: np.ndarray, post: float = POST_ACCURACY):
+    """The spread of test accuracy over seeds, median and the post's run marked (for downloads)."""
+    from classic.viz.common import new_figure
+
+    fig, ax = new_figure(5.6, 3.4)
+    ax.hist(scores, bins=20, color=theme.class_color(0), rwidth=0.9)
+    median = float(np.median(scores))
+    ax.axvline(median, color=theme.INK, lw=2, label=f"median over {len(scores)} seeds: {median:.1%}")
+    ax.axvline(post, color=theme.ACCENT, ls="--", lw=1.5, label=f"the post's one run: {post:.1%}")
+    ax.set(xlabel="test accuracy on 1000 points", ylabel="seeds")
+    ax.legend(loc="upper left", fontsize=8)
+    return fig
