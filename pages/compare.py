@@ -52,9 +52,16 @@ def points(name: str, n_points: int, seed: int, flip: int) -> tuple[np.ndarray, 
 
 @st.cache_data(max_entries=96, show_spinner="Fitting…")
 def fitted(classifier: str, X: np.ndarray, y: np.ndarray, seed: int, **params) -> compare.Fitted:
-    """One classifier on the seeded split, with its regions on the grid (cached per setting)."""
+    """One classifier on the seeded split, with its regions on the grid (k-NN's are voted below)."""
     data = compare.split(X, y, seed)
-    return compare.fit(compare.make_model(classifier, data, **params), data, compare.box(X, RESOLUTION)[0])
+    grid = None if classifier == "knn" else compare.box(X, RESOLUTION)[0]
+    return compare.fit(compare.make_model(classifier, data, **params), data, grid)
+
+
+# A resource, not data: the table (up to 8 MB) is only read, so it is shared rather than copied.
+@st.cache_resource(max_entries=8, show_spinner="Finding the neighbours of every pixel…")
+def neighbours(X: np.ndarray, y: np.ndarray, seed: int):
+    return compare.grid_neighbours(compare.split(X, y, seed), compare.box(X, RESOLUTION)[0])
 
 
 if name == YOURS:
@@ -74,16 +81,18 @@ if problem:
 data = compare.split(X, y, seed)
 params = {"perceptron": {"perceptron": kind}, "knn": {"k": k}, "tree": {"max_depth": depth}}
 results = {c: fitted(c, X, y, seed, **params[c]) for c in compare.NAMES}
+results["knn"] = compare.with_knn_regions(results["knn"], neighbours(X, y, seed), data)
 _, low, high = compare.box(X, RESOLUTION)
 titles = {c: compare.title(c, result, kind) for c, result in results.items()}
 lines = {"perceptron": compare.line_ends(results["perceptron"].model, low, high)}
 
+dots = draw.point_values(data, NAMES)
 for column, (c, result) in zip(st.columns(3), results.items(), strict=True):
     with column:
-        big = present.is_on()  # a projector: smaller panels, labels of 18 px
+        big = present.is_on()  # a projector: labels of 18 px
         spec = draw.panel_spec(
             result.regions,
-            data,
+            dots,
             low,
             high,
             NAMES,
@@ -105,8 +114,8 @@ if k > results["knn"].model.k:
     st.caption(f"k is capped at the {results['knn'].model.k} training points.")
 st.caption(
     f"{len(data.y_train)} training points (filled) and {len(data.y_test)} held out (open), split by seed {seed}; "
-    f"● class 0, ■ class 1. Times: one fit, and classifying the {RESOLUTION**2:,} pixels of the grid, on this "
-    "server when the setting was first drawn."
+    "● class 0, ■ class 1. Times: one fit, and predicting the held-out points, on this server when the "
+    "setting was first drawn."
 )
 
 panels = [(titles[c], results[c].regions, lines.get(c)) for c in results]
@@ -132,10 +141,11 @@ try_this(
 )
 how_it_works(
     compare.fit,
+    compare.with_knn_regions,
     compare.make_perceptron,
     text="Each classifier is fitted on the same 70% of the points and scored on both parts; then it "
     f"classifies every pixel of a {RESOLUTION}×{RESOLUTION} grid over the points, and the grid is drawn as "
-    "the image under them. The perceptron's line is the pocket's best; the tree is ID3 with numeric tests "
+    "the image under them (k-NN finds each pixel's 100 nearest training points once, then any k is a vote). The perceptron's line is the pocket's best; the tree is ID3 with numeric tests "
     "x ≤ τ, τ halfway between neighbouring values of different classes.",
 )
 note_ignored_params()

@@ -143,3 +143,13 @@ def test_download_figure_draws_three_panels():
         .lstrip()
         .startswith(b"<?xml")
     )
+
+
+@pytest.mark.parametrize("k", [1, 2, 15, 100])
+def test_knn_regions_voted_from_the_table_are_the_classifiers_predictions(k):
+    X, y = compare.make_data("Moons", 200, 4, flip=20)
+    data = compare.split(X, y, 4)
+    grid, _, _ = compare.box(X, 40)
+    table = compare.grid_neighbours(data, grid)
+    fitted = compare.with_knn_regions(compare.fit(compare.make_model("knn", data, k=k), data), table, data)
+    assert np.array_equal(fitted.regions, fitted.model.predict(grid))

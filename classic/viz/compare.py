@@ -50,11 +50,21 @@ def regions_png(regions: np.ndarray, n_classes: int) -> bytes:
     )
 
 
-def _points(X: np.ndarray, y: np.ndarray, class_names: Sequence[str]) -> list[dict]:
-    return [
-        {"x1": round(float(a), 4), "x2": round(float(b), 4), "class": class_names[int(c)]}
-        for (a, b), c in zip(X, y, strict=True)
-    ]
+def point_values(data, class_names: Sequence[str]) -> tuple[list[dict], list[dict]]:
+    """The training and held-out points of a ``classic.compare.Split`` as Vega-Lite data values.
+
+    Built once per view and shared by the three panels (the same points in each).
+    """
+    parts = []
+    for (X, y), part in zip(_indexed(data), ("training", "held out"), strict=True):
+        names = [class_names[int(c)] for c in y]
+        parts.append(
+            [
+                {"x1": a, "x2": b, "class": c, "part": part}
+                for (a, b), c in zip(np.round(X, 4).tolist(), names, strict=True)
+            ]
+        )
+    return parts[0], parts[1]
 
 
 def _indexed(data) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
@@ -68,7 +78,7 @@ def _indexed(data) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.
 
 def panel_spec(
     regions: np.ndarray | None,
-    data,
+    points: tuple[list[dict], list[dict]],
     low: np.ndarray,
     high: np.ndarray,
     class_names: Sequence[str],
@@ -79,12 +89,11 @@ def panel_spec(
 ) -> dict:
     """A Vega-Lite spec of one panel: regions image, training points (filled), held-out points (open).
 
-    ``regions`` is the square grid of class indices (row 0 at the lowest x₂), ``data`` the
-    ``classic.compare.Split``; ``low``/``high`` fix both axes' domains (the same for every
-    panel); ``line`` is two (x₁, x₂) ends of the perceptron's line.
+    ``regions`` is the square grid of class indices (row 0 at the lowest x₂), ``points`` the
+    training and held-out values from ``point_values``; ``low``/``high`` fix both axes'
+    domains (the same for every panel); ``line`` is two (x₁, x₂) ends of the perceptron's line.
     """
     n = len(class_names)
-    train, test = _indexed(data)
     x = {"field": "x1", "type": "quantitative", "title": "x₁"}
     y = {"field": "x2", "type": "quantitative", "title": "x₂"}
     x["scale"] = {"domain": [float(low[0]), float(high[0])], "nice": False, "zero": False}
@@ -124,10 +133,10 @@ def panel_spec(
             }
         )
     size = 40  # marker area in px², the same on a projector: larger markers would hide the regions
-    for (X, labels), filled, part in ((train, True, "training"), (test, False, "held out")):
+    for values, filled in zip(points, (True, False), strict=True):
         layers.append(
             {
-                "data": {"values": [dict(p, part=part) for p in _points(X, labels, class_names)]},
+                "data": {"values": values},
                 "mark": {
                     "type": "point",
                     "filled": filled,
