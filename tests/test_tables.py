@@ -1,7 +1,5 @@
-"""Uploaded CSV files: good ones become tables, bad ones one clear ValueError, each within 2 s,
-and whatever parses grows a tree and draws within the same budget."""
-
-import time
+"""Uploaded CSV files: good ones become tables, bad ones one clear ValueError, and whatever
+parses grows a tree and draws (the 2-second budget is timed in tests/benchmarks/bench_id3.py)."""
 
 import numpy as np
 import pytest
@@ -120,12 +118,10 @@ BAD = {
 
 
 @pytest.mark.parametrize("name", list(BAD))
-def test_bad_files_give_one_clear_error_within_two_seconds(name):
+def test_bad_files_give_one_clear_error(name):
     data, message = BAD[name]
-    start = time.perf_counter()
     with pytest.raises(ValueError, match=message):
         parse_csv(data)
-    assert time.perf_counter() - start < 2
 
 
 SPLIT_BAD = {
@@ -148,10 +144,8 @@ SPLIT_BAD = {
 @pytest.mark.parametrize("name", list(SPLIT_BAD))
 def test_bad_label_choices_give_one_clear_error(name):
     data, label, message = SPLIT_BAD[name]
-    start = time.perf_counter()
     with pytest.raises(ValueError, match=message):
         parse_csv(data).split(label)
-    assert time.perf_counter() - start < 2
 
 
 GOOD_BUT_ODD = {
@@ -167,14 +161,12 @@ GOOD_BUT_ODD = {
 
 
 @pytest.mark.parametrize("name", list(GOOD_BUT_ODD))
-def test_odd_but_valid_files_grow_and_draw_a_tree_within_two_seconds(name):
-    start = time.perf_counter()
+def test_odd_but_valid_files_grow_and_draw_a_tree(name):
     table = parse_csv(GOOD_BUT_ODD[name])
     X, y, names = table.split(table.columns[-1])
     tree = ID3().fit(X, y, names)
     drawing = to_dot(tree)
     assert drawing.source.startswith("digraph")
-    assert time.perf_counter() - start < 2
 
 
 # --------------------------------------------------------------------------------------------

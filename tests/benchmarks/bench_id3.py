@@ -8,6 +8,9 @@ scikit-learn's and the ratio (medians of alternating runs, so both see the same 
 - predict those 435 rows. Goal ≤ 2×.
 - fit 1000 2-D points (two moons, noise 0.3): numeric thresholds on both sides. Goal ≤ 2×,
   and well under 50 ms.
+
+Then the upload budget (issue 16): every file of tests/test_tables.py, from bytes to a clear
+error or to a fitted tree and its DOT laid out by graphviz, each timed against 2 s.
 """
 
 import os
@@ -27,6 +30,8 @@ from sklearn.tree import DecisionTreeClassifier  # noqa: E402
 
 from classic import datasets  # noqa: E402
 from classic.id3 import ID3  # noqa: E402
+from classic.tables import parse_csv  # noqa: E402
+from classic.viz.tree import render_dot, to_dot  # noqa: E402
 
 
 def side_by_side(ours, theirs, repeats: int) -> tuple[float, float]:
@@ -81,6 +86,29 @@ def main() -> None:
         ),
         2,
     )
+
+    uploads()
+
+
+def uploads() -> None:
+    """Each test file through the page's path: parse, split on the last column, fit, draw, lay out."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    import test_tables
+
+    files = {**{k: v[0] for k, v in test_tables.BAD.items()}, **test_tables.GOOD_BUT_ODD}
+    files.update({k: v[0] for k, v in test_tables.SPLIT_BAD.items()})
+    worst = ("", 0.0)
+    for name, data in files.items():
+        start = time.perf_counter()
+        try:
+            table = parse_csv(data)
+            X, y, names = table.split(table.columns[-1])
+            render_dot(to_dot(ID3().fit(X, y, names)))
+        except ValueError:
+            pass
+        took = time.perf_counter() - start
+        worst = max(worst, (name, took), key=lambda w: w[1])
+    print(f"uploads: {len(files)} files, slowest {worst[0]!r} {worst[1]:.2f} s (goal < 2 s each)")
 
 
 if __name__ == "__main__":
