@@ -1,7 +1,6 @@
 """Compare: one 2-D data set through the perceptron, k-NN and an ID3 tree, side by side on one scale."""
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 from classic import compare
@@ -9,7 +8,7 @@ from classic.viz import compare as draw
 from pages._ui import present
 from pages._ui.downloads import download_points
 from pages._ui.lesson import Step, how_it_works, try_this
-from pages._ui.points import points_editor
+from pages._ui.points import user_points
 from pages._ui.shell import ensure_app_shell
 from pages._ui.url import note_ignored_params
 
@@ -64,12 +63,8 @@ def neighbours(X: np.ndarray, y: np.ndarray, seed: int):
     return compare.grid_neighbours(compare.split(X, y, seed), compare.box(X, RESOLUTION)[0])
 
 
-if name == YOURS:
-    if "cmp_user_points" not in st.session_state:
-        X0, y0 = compare.make_data("XOR", 16, 1)
-        st.session_state.cmp_user_points = pd.DataFrame({"x1": X0[:, 0], "x2": X0[:, 1], "class": y0})
-    with st.expander("Your points (add, edit or delete rows; classes 0 and 1)", expanded=True):
-        X, y = points_editor("cmp_user_points", "cmp_editor", 2)
+if name == YOURS:  # click, edit, upload; the points travel in the link as cmp_user_points
+    X, y = user_points("cmp_user", 2, compare.make_data("XOR", 16, 1), NAMES)
 else:
     X, y = points(name, n_points, seed, flip)
 problem = compare.check_points(X, y)

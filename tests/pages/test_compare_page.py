@@ -16,7 +16,9 @@ PERCENT = re.compile(r"\*\*(\d+)%\*\* training · \*\*(\d+)%\*\* held out")
 
 
 def charts(at) -> list[dict]:
-    return [json.loads(chart.proto.spec) for chart in at.get("vega_lite_chart")]
+    """The three panels' Vega-Lite specs (titled charts; the your-points click chart has no title)."""
+    specs = [json.loads(chart.proto.spec) for chart in at.get("vega_lite_chart")]
+    return [spec for spec in specs if isinstance(spec.get("title"), dict)]
 
 
 def panel_numbers(at) -> list[tuple[int, int]]:
@@ -178,3 +180,28 @@ def test_set_up_this_view_applies_the_questions_settings():
     assert at.selectbox(key="cmp_data").value == "Spiral"
     assert at.slider(key="cmp_points").value == 400
     assert at.slider(key="cmp_k").value == compare.DEFAULTS["k"]
+
+
+def test_your_points_come_from_the_link():
+    from conftest import ROOT
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params.update(
+        cmp_data="Your points", cmp_user_points="0_0_0~0_0.5_0.2~0_0.2_0.4~1_2_2~1_3_3~1_2.5_3"
+    )
+    at.run()
+    at.switch_page("pages/compare.py")
+    at.run()
+    assert_no_exception(at)
+    specs = charts(at)
+    assert len(specs) == 3
+    shown = [p for layer in specs[0]["layer"][1:3] for p in layer["data"]["values"]]
+    assert sorted((p["x1"], p["x2"]) for p in shown) == [
+        (0, 0),
+        (0.2, 0.4),
+        (0.5, 0.2),
+        (2, 2),
+        (2.5, 3),
+        (3, 3),
+    ]
