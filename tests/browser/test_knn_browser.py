@@ -1,87 +1,132 @@
-"""The k-NN page in a real browser: moving the k slider redraws the regions."""
+"""The k-NN page in a real browser: the k player re-votes in the page, the map moves the query,
+a link restores the view, and presentation mode fits a 1280×720 projector."""
 
 import time
 
 from conftest import assert_no_exception_box, screenshot, wait_for_app
 
-REGIONS = '[data-testid="stTabPanel"]:visible [data-testid="stImage"] img'
+PLAYER = ".knn"  # the player's root (Playwright's CSS locators reach into the component's shadow root)
 
 
-def regions_src(page) -> str:
-    return page.locator(REGIONS).first.get_attribute("src")
-
-
-def test_moving_k_redraws_the_regions(server, browser_page):
-    page = browser_page
-    page.goto(f"{server}/knn")  # the first request of this fresh server
+def open_knn(page, server: str, query: str = "") -> None:
+    page.goto(f"{server}/knn{query}")
     wait_for_app(page)
-    page.get_by_role("heading", name="k-nearest neighbours").wait_for()
-    assert_no_exception_box(page)
-    before = regions_src(page)
-    screenshot(page, "knn-k5")
-
-    slider = page.get_by_role("slider", name="k (neighbours)")
-    slider.focus()
-    start = time.perf_counter()
-    for _ in range(10):
-        page.keyboard.press("ArrowRight")
+    page.locator(PLAYER).wait_for()
     page.wait_for_function(
-        "([sel, old]) => { const i = document.querySelector(sel.replace(':visible', '')); return i && i.src !== old; }",
-        arg=[REGIONS, before],
-        timeout=30_000,
+        "() => [...document.querySelectorAll('*')].some(e => e.shadowRoot && e.shadowRoot.querySelector('.knn[data-drawn]'))"
     )
-    wait_for_app(page)
-    elapsed = time.perf_counter() - start
-    thumb = page.locator('[data-testid="stSlider"]', has_text="k (neighbours)").get_by_test_id(
-        "stSliderThumbValue"
+    assert_no_exception_box(page)
+
+
+def player_state(page) -> dict:
+    return page.locator(PLAYER).evaluate("(root) => ({...root.dataset})")
+
+
+def sidebar_k(page) -> str:
+    slider = page.locator('[data-testid="stSlider"]', has_text="k (neighbours)")
+    return slider.get_by_test_id("stSliderThumbValue").inner_text()
+
+
+def test_the_k_player_revotes_as_its_slider_moves(server, browser_page):
+    page = browser_page
+    open_knn(page, server, "?knn_data=Moons&knn_points=300")
+    screenshot(page, "knn-player")
+    # Move the player's slider once per animation frame for 1.5 s and count the maps drawn.
+    frames = page.locator(f"{PLAYER} input.k").evaluate(
+        """(slider) => new Promise((done) => {
+            const root = slider.closest('.knn'), start = performance.now(), first = +root.dataset.drawn;
+            let i = 0;
+            const step = () => {
+                slider.value = 1 + (i++ % 300);
+                slider.dispatchEvent(new Event('input', { bubbles: true }));
+                if (performance.now() - start < 1500) requestAnimationFrame(step);
+                else done({ drawn: +root.dataset.drawn - first, seconds: (performance.now() - start) / 1000 });
+            };
+            requestAnimationFrame(step);
+        })"""
     )
-    assert thumb.inner_text() == "15"
-    assert regions_src(page) != before
-    assert_no_exception_box(page)
-    screenshot(page, "knn-k15")
-    print(f"k 5 → 15 redrawn in {elapsed:.2f} s")
+    fps = frames["drawn"] / frames["seconds"]
+    print(
+        f"k player: {frames['drawn']} maps re-voted in {frames['seconds']:.2f} s = {fps:.0f} frames/s (n = 300)"
+    )
+    assert fps >= 8
+    # Play runs k upwards in the browser, without a rerun per frame.
+    page.locator(f"{PLAYER} .k").fill("1")
+    page.locator(f"{PLAYER} button.play").click()
+    page.wait_for_timeout(1000)
+    page.locator(f"{PLAYER} button.play").click()
+    assert int(player_state(page)["k"]) > 3
 
 
-def test_accuracy_and_tree_tabs(server, browser_page):
+def test_releasing_the_player_slider_sets_k_on_the_page(server, browser_page):
     page = browser_page
-    page.goto(f"{server}/knn")
+    open_knn(page, server)
+    page.locator(f"{PLAYER} .k").fill("23")  # fill sets the value and fires input and change
+    page.wait_for_function("() => new URL(location).searchParams.get('knn_k') === '23'")
     wait_for_app(page)
-    page.get_by_role("tab", name="Accuracy against k").click()
-    page.get_by_text("Leave-one-out accuracy is highest").wait_for()
-    screenshot(page, "knn-accuracy")
-    page.get_by_role("tab", name="k-d tree").click()
-    page.get_by_text("Distances computed for this query").wait_for()
+    assert sidebar_k(page) == "23"
+    assert player_state(page)["k"] == "23"
     assert_no_exception_box(page)
-    screenshot(page, "knn-kdtree")
 
 
-def test_a_shared_link_reproduces_the_view(server, browser_page):
+def test_a_click_on_the_map_moves_the_query_and_a_drag_carries_it(server, browser_page):
     page = browser_page
-    page.goto(f"{server}/knn?knn_data=Moons&knn_metric=manhattan&knn_seed=7&knn_points=9999")
+    open_knn(page, server)
+    qx = page.get_by_role("spinbutton", name="Query x₁")
+    assert qx.input_value() == "-3.00"
+    box = page.locator(f"{PLAYER} canvas").bounding_box()
+    page.mouse.click(box["x"] + box["width"] * 0.75, box["y"] + box["height"] * 0.5)
+    page.wait_for_function("() => new URL(location).searchParams.has('knn_qx')")
     wait_for_app(page)
-    assert page.get_by_role("spinbutton", name="Random seed").input_value() == "7"
-    # The page writes the widgets' values back into the URL: they hold the linked view.
-    assert "knn_data=Moons" in page.url and "knn_seed=7" in page.url
-    # An out-of-range value is ignored, not an error; the URL now holds the valid view.
+    moved = float(qx.input_value())
+    assert moved > 0  # the right half of the post's data
+    assert float(player_state(page)["query"].split(",")[0]) == moved
+    # Drag the query left: the player follows while dragging; the page gets the drop.
+    start = (box["x"] + box["width"] * 0.75, box["y"] + box["height"] * 0.5)
+    page.mouse.move(*start)
+    page.mouse.down()
+    for step in range(1, 11):
+        page.mouse.move(start[0] - step * box["width"] * 0.04, start[1])
+    dragged = float(player_state(page)["query"].split(",")[0])
+    assert dragged < moved
+    page.mouse.up()
+    page.wait_for_function(f"() => parseFloat(new URL(location).searchParams.get('knn_qx')) < {moved}")
+    wait_for_app(page)
+    assert abs(float(qx.input_value()) - dragged) < 0.01
     assert_no_exception_box(page)
-    assert "knn_points=200" in page.url and "knn_metric=manhattan" in page.url
+    screenshot(page, "knn-dragged-query")
 
 
-def test_clicking_the_map_moves_the_query(server, browser_page):
+def test_a_link_opened_in_a_new_session_shows_the_same_view(server, browser_context, browser_page):
     page = browser_page
-    page.goto(f"{server}/knn")
+    open_knn(page, server, "?knn_data=Moons&knn_points=300&knn_seed=4&knn_metric=manhattan&knn_tab=k-d+tree")
+    page.locator(f"{PLAYER} .k").fill("17")
+    page.wait_for_function("() => new URL(location).searchParams.get('knn_k') === '17'")
+    box = page.locator(f"{PLAYER} canvas").bounding_box()
+    page.mouse.click(box["x"] + box["width"] * 0.4, box["y"] + box["height"] * 0.6)
+    page.wait_for_function("() => new URL(location).searchParams.has('knn_qx')")
     wait_for_app(page)
-    qx = page.get_by_role("spinbutton", name="x₁", exact=True)
-    before = qx.input_value()
-    chart = page.locator('[data-testid="stVegaLiteChart"] svg').last  # the map (the first is the vote bars)
-    chart.wait_for()
-    chart.scroll_into_view_if_needed()
-    box = chart.bounding_box()
-    page.mouse.click(box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.3)
-    deadline = time.time() + 30
-    while qx.input_value() == before and time.time() < deadline:
-        page.wait_for_timeout(250)
-    wait_for_app(page)
-    assert qx.input_value() != before
-    assert_no_exception_box(page)
-    screenshot(page, "knn-clicked-query")
+    link, view = page.url, player_state(page)
+    seed = page.get_by_role("spinbutton", name="Random seed").input_value()
+    # A new tab is a new Streamlit session: nothing is shared with the first but the link.
+    browser_context.clear_cookies()
+    other = browser_context.new_page()
+    open_knn(other, server, link[len(server) + len("/knn") :])
+    assert player_state(other) | {"drawn": ""} == view | {"drawn": ""}  # k, query and the points
+    assert sidebar_k(other) == "17"
+    assert other.get_by_role("spinbutton", name="Random seed").input_value() == seed
+    assert other.get_by_role("tab", name="k-d tree").get_attribute("aria-selected") == "true"
+    screenshot(other, "knn-link-reopened")
+    other.close()
+
+
+def test_presentation_mode_fits_the_map_and_its_controls_in_720p(server, browser_page):
+    page = browser_page
+    page.set_viewport_size({"width": 1280, "height": 720})
+    open_knn(page, server, "?present=true")
+    time.sleep(0.5)
+    page.screenshot(path=str(screenshot(page, "knn-present-720p")), full_page=False)
+    for part in ("canvas", "input.k", "button.play"):
+        box = page.locator(f"{PLAYER} {part}").bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 720, (part, box)
+    assert page.get_by_role("heading", name="k-nearest neighbours").bounding_box()["y"] >= 0

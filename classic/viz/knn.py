@@ -1,0 +1,558 @@
+"""The k-NN lesson's views: its data menu, the browser player's payload, figures for download.
+
+The decision map is played in the browser (``assets/knn_player.html``): for every cell of a
+``RESOLUTION`` × ``RESOLUTION`` grid the server sends the labels of its ``K`` nearest training
+points, nearest first (uint8), and, for weighted votes, their distances (float32). The player
+then re-votes every cell for any k ≤ K as its slider moves, with the library's rule:
+
+    ŷ = argmax_c Σ_{i ≤ k} w_i [y_i = c],   a tie going to the class of the nearest tied neighbour,
+
+so scrubbing k costs no server round trip. K is as large as the payload budget allows (all n
+for the usual sizes); a larger k is voted on the server and sent as a finished map.
+Matplotlib figures here are built only when a download is clicked.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import heapq
+import json
+import re
+import struct
+from pathlib import Path
+
+import numpy as np
+
+from classic import datasets, evaluation
+from classic.kdtree import KDTree
+from classic.knn import (
+    KNNClassifier,
+    accuracy_by_k,
+    leave_one_out_accuracy,
+    minkowski_p,
+    nearest_neighbors,
+    region_grid,
+    vote,
+)
+from classic.preprocessing import MinMaxScaler, StandardScaler
+from classic.viz.theme import player_theme
+
+RESOLUTION = 120
+SERVER_RESOLUTION = 60  # the map for a k beyond the player's K, voted on the server
+ASPECT = 0.75  # the map's height over its width, on screen
+PAYLOAD_BYTES = 8 * 2**20  # the grid's neighbour table sent to the browser, at most
+PLAYER = Path(__file__).resolve().parents[2] / "assets" / "knn_player.html"
+
+POST = "The post's two clusters"
+CLUSTERS = "Gaussian clusters around a circle"
+UNSCALED = "Weight and height (unscaled)"
+YOURS = "Your points"
+DATA_NAMES = (POST, CLUSTERS, "Concentric circles", "Moons", "XOR", "Spiral", UNSCALED, YOURS)
+MANY_CLASSES = (CLUSTERS, "Spiral")  # the data sets whose number of classes can be chosen
+SCALERS = {"none": None, "min-max": MinMaxScaler, "standardise": StandardScaler}
+QUERY_LIMIT = 1e6  # a query beyond ±1e6 on an axis is clipped: squared distances would overflow float32
+# Where the query starts: the post's own query for its data, else the middle of the data.
+DEFAULT_QUERY = {POST: (-3.0, 0.0), "Moons": (0.5, 0.25), "XOR": (0.5, 0.5)}
+
+
+def _balanced(X: np.ndarray, y: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Exactly n of the points, the classes as equal as n allows (shuffled order kept)."""
+    classes = np.unique(y)
+    quota = {c: n // len(classes) + (i < n % len(classes)) for i, c in enumerate(classes)}
+    rank = np.zeros(len(y), dtype=int)
+    for c in classes:
+        rank[y == c] = np.arange(np.sum(y == c))
+    keep = rank < np.array([quota[c] for c in y])
+    return X[keep], y[keep]
+
+
+def lesson_data(name: str, n: int, n_classes: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The page's generated data sets, each exactly ``n`` points.
+
+    ``POST`` is the k-NN post's dummy data: two round Gaussian clusters, σ = 1, centred at
+    (−4, 0) and (4, 0). ``UNSCALED`` stands for the notes' shoe-size example (predict the size
+    from height and weight): x₁ plays weight, whose range is ~100× larger and which here carries
+    no information about the class, x₂ plays height, which does.
+    """
+    per_class = -(-n // max(n_classes, 2))
+    if name == POST:
+        return _balanced(*datasets.gaussian_clusters(-(-n // 2), ((-4, 0), (4, 0)), 1.0, seed), n)
+    if name == CLUSTERS:
+        angles = np.linspace(0, 2 * np.pi, n_classes, endpoint=False)
+        centres = np.column_stack([4 * np.cos(angles), 4 * np.sin(angles)])
+        return _balanced(*datasets.gaussian_clusters(per_class, centres, 1.5, seed), n)
+    if name == UNSCALED:
+        return _balanced(*datasets.stretched_clusters(-(-n // 2), 100.0, seed), n)
+    if name == "Concentric circles":
+        return datasets.concentric_circles(n, 0.12, seed)
+    if name == "Moons":
+        return datasets.moons(n, 0.15, seed)
+    if name == "XOR":
+        return datasets.xor(max(n, 4), 0.2, seed)
+    if name == "Spiral":
+        return datasets.spiral(n, n_classes, 0.15, seed)
+    raise ValueError(f"no generated data set named {name!r}")
+
+
+def view_grid(X: np.ndarray, resolution: int = RESOLUTION) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The map's grid: ``region_grid``'s box, widened to the player's shape when both axes are
+    in comparable units, so that one unit is as long across as up (a Euclidean ball looks round).
+    """
+    xs, ys, grid = region_grid(X, resolution)
+    width, height = xs[-1] - xs[0], ys[-1] - ys[0]
+    if not 0.2 < width / height < 5:
+        return xs, ys, grid
+    width, height = max(width, height / ASPECT), max(height, width * ASPECT)
+    xs = np.linspace(-width / 2, width / 2, resolution) + (xs[0] + xs[-1]) / 2
+    ys = np.linspace(-height / 2, height / 2, resolution) + (ys[0] + ys[-1]) / 2
+    grid_x, grid_y = np.meshgrid(xs, ys)
+    return xs, ys, np.column_stack([grid_x.ravel(), grid_y.ravel()])
+
+
+def scaling(name: str, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The (scale, offset) of the scaler ``SCALERS[name]`` fitted on X: x' = (x − offset) / scale."""
+    if SCALERS[name] is None:
+        return np.ones(X.shape[1]), np.zeros(X.shape[1])
+    scaler = SCALERS[name]().fit(X)
+    return scaler.scale_, scaler.offset_
+
+
+def clip_query(qx: float, qy: float) -> tuple[np.ndarray, str | None]:
+    """The query as used (within ±QUERY_LIMIT, NaN as 0), and a note when it had to be changed."""
+    query = np.clip(np.nan_to_num([qx, qy]), -QUERY_LIMIT, QUERY_LIMIT)
+    if np.array_equal(query, [qx, qy]):
+        return query, None
+    return (
+        query,
+        f"The query is kept within ±{QUERY_LIMIT:g} on each axis: it is used as ({query[0]:g}, {query[1]:g}).",
+    )
+
+
+def accuracy_view(Xs, y, seed: int, metric: str, p: float, weights: str, bandwidth: float):
+    """Accuracy against k = 1…60 (training, held-out on a 70/30 split, leave-one-out) as a
+    Vega-Lite spec, with the best k by leave-one-out and its accuracy."""
+    X_train, X_test, y_train, y_test = evaluation.train_test_split(Xs, y, 0.3, seed, stratify=len(Xs) >= 20)
+    ks = np.arange(1, min(len(X_train), 60) + 1)
+    args = (metric, p, weights, bandwidth)
+    loo = leave_one_out_accuracy(Xs, y, ks[ks < len(Xs)], *args)
+    curves = {
+        "training": accuracy_by_k(X_train, y_train, X_train, y_train, ks, *args),
+        "held-out (30%)": accuracy_by_k(X_train, y_train, X_test, y_test, ks, *args),
+        "leave-one-out": np.pad(loo, (0, len(ks) - len(loo)), constant_values=np.nan),
+    }
+    best = int(np.nanargmax(curves["leave-one-out"]))
+    return accuracy_chart(ks, curves, int(ks[best])), int(ks[best]), float(curves["leave-one-out"][best])
+
+
+def player_size(n: int, weighted: bool) -> int:
+    """K, the number of neighbours per grid cell the player receives (within the byte budget)."""
+    per_neighbour = RESOLUTION**2 * (5 if weighted else 1)
+    return int(max(1, min(n, PAYLOAD_BYTES // per_neighbour)))
+
+
+def neighbour_table(
+    X: np.ndarray, y: np.ndarray, scale: np.ndarray, offset: np.ndarray, metric: str, p: float, weighted: bool
+) -> tuple[str, bytes]:
+    """The grid's neighbour table and its id: K labels per cell (uint8), then K float32 distances
+    if weighted, for every cell of ``view_grid(X)`` row by row from the bottom-left corner.
+
+    ``X`` in original units; distances are measured after x' = (x − offset) / scale, as the
+    classifier does. The id (a digest of the table) lets the browser keep a table it already has.
+    """
+    _, _, grid = view_grid(X)
+    K = player_size(len(X), weighted)
+    distances, indices = nearest_neighbors((grid - offset) / scale, (X - offset) / scale, K, metric, p)
+    table = y[indices].astype(np.uint8).tobytes()
+    if weighted:
+        table += b"\0" * (-len(table) % 4) + distances.astype(np.float32).tobytes()
+    return hashlib.blake2b(table, digest_size=12).hexdigest(), table
+
+
+def region_map(X: np.ndarray, y: np.ndarray, scale, offset, params: dict) -> bytes:
+    """The winning class of every cell of a coarser grid (``SERVER_RESOLUTION``², uint8), voted
+    on the server for a k beyond what the player holds (each cell then ranks all n points).
+
+    ``params`` are :class:`KNNClassifier`'s; the classifier is fitted on (X − offset) / scale.
+    """
+    _, _, grid = view_grid(X, SERVER_RESOLUTION)
+    model = KNNClassifier(**params).fit((X - offset) / scale, y)
+    return model.predict((grid - offset) / scale).astype(np.uint8).tobytes()
+
+
+TIE_RULE = (
+    "Ties can happen here (classes of equal size, or k a multiple of the number of classes): a tied vote "
+    "goes to the class of the nearest tied neighbour, on the map, in the prediction and in the accuracy."
+)
+
+
+def ties_possible(y: np.ndarray, k: int) -> bool:
+    """Whether a vote can tie: classes of equal size, or k a multiple of the number of classes."""
+    counts = np.bincount(y)
+    return len(np.unique(counts)) == 1 or k % len(counts) == 0
+
+
+def player_payload(header: dict, **parts: bytes | None) -> bytes:
+    """The player's data: a little-endian uint32 length, the JSON header, then the binary parts.
+
+    The parts (``table``, ``winners``; None ones are left out) follow the header from the next
+    4-byte boundary, each starting on a 4-byte boundary so the browser can read float32 in
+    place; ``header["parts"]`` gives each one's offset from there and its length.
+    """
+    blobs, places, at = [], {}, 0
+    for name, blob in parts.items():
+        if blob:
+            places[name] = [at, len(blob)]
+            blobs.append(blob + b"\0" * (-len(blob) % 4))
+            at += len(blobs[-1])
+    text = json.dumps(dict(header, resolution=RESOLUTION, parts=places), separators=(",", ":")).encode()
+    head = struct.pack("<I", len(text)) + text
+    return b"".join([head + b"\0" * (-len(head) % 4), *blobs])
+
+
+def player_header(
+    X: np.ndarray,
+    y: np.ndarray,
+    class_names: list[str],
+    model: KNNClassifier,
+    scale: np.ndarray,
+    offset: np.ndarray,
+    query: np.ndarray,
+    **settings,
+) -> dict:
+    """The player's JSON header: the view, the points, the model's settings, the theme.
+
+    ``settings`` (``mode``: "query" or "add", ``present``, ...) are passed on as they are.
+    """
+    xs, ys, _ = view_grid(X)
+    weighted = model.weights != "uniform"
+    p = minkowski_p(model.metric, model.p)
+    return {
+        "k": int(model.k),
+        "K": player_size(len(X), weighted),
+        "n": len(X),
+        "weighted": weighted,
+        "weights": model.weights,
+        "bandwidth": float(model.bandwidth),
+        "metric": model.metric,
+        "pNorm": None if p is None or np.isinf(p) else p,
+        "query": [float(v) for v in query],
+        "winnersK": int(model.k),
+        "winnersResolution": SERVER_RESOLUTION,
+        "maxHeight": 440 if settings.get("present") else 560,
+        "xlim": [float(xs[0]), float(xs[-1])],
+        "ylim": [float(ys[0]), float(ys[-1])],
+        "points": np.round(X, 6).ravel().tolist(),
+        "labels": y.astype(int).tolist(),
+        "classNames": class_names,
+        "scale": scale.tolist(),
+        "offset": offset.tolist(),
+        "theme": player_theme(len(class_names)),
+        "aspect": ASPECT,
+        **settings,
+    }
+
+
+def player_parts() -> tuple[str, str, str]:
+    """The player's HTML, CSS and JavaScript module, cut from ``assets/knn_player.html``."""
+    page = PLAYER.read_text(encoding="utf-8")
+    css = re.search(r"<style>(.*?)</style>", page, re.S).group(1)
+    js = re.search(r'<script type="module">(.*?)</script>', page, re.S).group(1)
+    html = re.search(r"<body>(.*?)<script", page, re.S).group(1)
+    return html.strip(), css.strip(), js.strip()
+
+
+def regions_png(X, y, model: KNNClassifier, scale, offset, class_names: list[str], title: str) -> bytes:
+    """The decision regions as a PNG for slides (matplotlib: called only when a download is clicked)."""
+    from classic.viz.common import legend_outside, new_figure, scatter_classes, to_bytes
+    from classic.viz.theme import TIE, class_colors, light, rgb
+
+    xs, ys, grid = view_grid(X)
+    distances, indices = model.kneighbors((grid - offset) / scale)
+    winner, _, tied = vote(model.y_[indices], distances, len(class_names), model.weights, model.bandwidth)
+    image = np.array([rgb(light(c, 0.6)) for c in class_colors(len(class_names))])[winner]
+    image[tied] = (image[tied] + np.array(rgb(light(TIE, 0.35)))) / 2
+    fig, ax = new_figure(7.0, 5.6)
+    ax.imshow(
+        image.reshape(RESOLUTION, RESOLUTION, 3),
+        origin="lower",
+        extent=(xs[0], xs[-1], ys[0], ys[-1]),
+        aspect="auto",
+        interpolation="nearest",
+    )
+    scatter_classes(ax, X, y, class_names)
+    ax.set(xlabel="$x_1$", ylabel="$x_2$", title=title)
+    legend_outside(ax)
+    return to_bytes(fig)
+
+
+def accuracy_chart(ks: np.ndarray, curves: dict[str, np.ndarray], best_k: int) -> dict:
+    """Accuracy against k, one line per curve, on a fixed 0–100% scale: a Vega-Lite spec."""
+    import altair as alt
+    import pandas as pd
+
+    from classic.viz.theme import PALETTE, TEXT
+
+    rows = pd.DataFrame(
+        [
+            {"k": int(k), "accuracy": float(v), "curve": name}
+            for name, vs in curves.items()
+            for k, v in zip(ks, vs, strict=True)
+        ]
+    ).dropna()
+    lines = (
+        alt.Chart(rows)
+        .mark_line(point=True)
+        .encode(
+            x=alt.X("k:Q", title="k (neighbours)"),
+            y=alt.Y("accuracy:Q", scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")),
+            color=alt.Color("curve:N", scale=alt.Scale(domain=list(curves), range=PALETTE[: len(curves)])),
+            strokeDash=alt.StrokeDash("curve:N", legend=None),
+            tooltip=["curve", "k", alt.Tooltip("accuracy:Q", format=".1%")],
+        )
+    )
+    best = alt.Chart(pd.DataFrame({"k": [best_k]})).mark_rule(strokeDash=[3, 3], color=TEXT).encode(x="k:Q")
+    return (lines + best).properties(height=300).to_dict()
+
+
+def kdtree_view(X, y, scale, offset, query, k: int, p: float, class_names: list[str]):
+    """The k-d tree on the scaled points: its drawing (Vega-Lite spec), the distances the query's
+    search measured, and the tree's depth."""
+    tree = KDTree((X - offset) / scale)
+    _, neighbours, visited = tree.query((query - offset) / scale, k, p=p)
+    splits = [split.rescaled(scale, offset) for split in tree.splits()]
+    return kdtree_chart(X, y, splits, query, neighbours, class_names), visited, tree.depth_
+
+
+def kdtree_chart(X, y, splits, query, neighbours, class_names: list[str], max_depth: int = 12) -> dict:
+    """The k-d tree's splitting lines (one mark for all), the points and the query: a Vega-Lite spec."""
+    import altair as alt
+    import pandas as pd
+
+    from classic.viz.theme import ACCENT, INK, SPLIT, class_colors
+
+    lines = pd.DataFrame(
+        [
+            {"x": s.value, "x2": s.value, "y": s.bounds[1][0], "y2": s.bounds[1][1], "depth": s.depth}
+            if s.axis == 0
+            else {"x": s.bounds[0][0], "x2": s.bounds[0][1], "y": s.value, "y2": s.value, "depth": s.depth}
+            for s in splits
+            if s.depth <= max_depth
+        ],
+        columns=["x", "x2", "y", "y2", "depth"],
+    )
+    points = pd.DataFrame({"x": X[:, 0], "y": X[:, 1], "class": [class_names[c] for c in y]})
+    near = pd.DataFrame({"x": X[neighbours, 0], "y": X[neighbours, 1]})
+    colours = alt.Scale(domain=class_names, range=class_colors(len(class_names)))
+    split_marks = (
+        alt.Chart(lines)
+        .mark_rule(color=SPLIT)
+        .encode(
+            x=alt.X("x:Q", title="x₁", scale=alt.Scale(zero=False)),
+            y=alt.Y("y:Q", title="x₂", scale=alt.Scale(zero=False)),
+            x2="x2",
+            y2="y2",
+            strokeWidth=alt.StrokeWidth(
+                "depth:Q", scale=alt.Scale(domain=[0, 8], range=[2.4, 0.5]), legend=None
+            ),
+        )
+    )
+    dots = (
+        alt.Chart(points)
+        .mark_point(filled=True, size=40, stroke=INK, strokeWidth=0.5, opacity=1)
+        .encode(x="x:Q", y="y:Q", color=alt.Color("class:N", scale=colours), shape="class:N")
+    )
+    rings = (
+        alt.Chart(near)
+        .mark_circle(size=160, fillOpacity=0, stroke=ACCENT, strokeWidth=2)
+        .encode(x="x:Q", y="y:Q")
+    )
+    star = (
+        alt.Chart(pd.DataFrame({"x": [query[0]], "y": [query[1]]}))
+        .mark_point(shape="diamond", size=180, filled=True, color=INK)
+        .encode(x="x:Q", y="y:Q")
+    )
+    return (split_marks + dots + rings + star).properties(height=460).to_dict()
+
+
+def _grid_votes(X, y, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Winner and tie flag of every grid cell for the plain (Euclidean, uniform) k-NN."""
+    _, _, grid = view_grid(X)
+    model = KNNClassifier(k=k).fit(X, y)
+    distances, indices = model.kneighbors(grid)
+    winner, _, tied = vote(model.y_[indices], distances, len(model.classes_))
+    return winner, tied
+
+
+def try_this_steps() -> list[dict]:
+    """The page's "Try this" steps, each answer and its why computed with the library.
+
+    Each step is a dict of :class:`pages._ui.lesson.Step`'s fields.
+    """
+    from classic.knn import leave_one_out_accuracy, pairwise_distances
+
+    plain = {"knn_metric": "euclidean", "knn_weights": "uniform", "knn_scaling": "none", "knn_seed": 0}
+    moons = dict(plain, knn_data="Moons", knn_points=200)
+    X, y = lesson_data("Moons", 200, 2, 0)
+    a1, a51 = (KNNClassifier(k=k).fit(X, y).score(X, y) for k in (1, 51))
+    smooth = [
+        "It smooths out: fewer islands, lower training accuracy",
+        "It gets more jagged",
+        "It does not change",
+    ]
+    w1, _ = _grid_votes(X, y, 1)
+    w2, tied2 = _grid_votes(X, y, 2)
+    same2 = float(np.mean(w1 == w2))
+    two = ["Not at all", "Parts turn grey: undecided ties", "It smooths out"]
+    ks = np.arange(1, 61)
+    loo = leave_one_out_accuracy(X, y, ks)
+    best = int(ks[np.argmax(loo)])
+    picks = ["k = 1", "a k from 2 to 25", "a k above 25"]
+    pick = picks[0] if best == 1 else picks[1] if best <= 25 else picks[2]
+
+    Xu, yu = lesson_data(UNSCALED, 200, 2, 0)
+    spread = Xu.std(axis=0)
+    unscaled = leave_one_out_accuracy(Xu, yu, [5])[0]
+    standard = leave_one_out_accuracy((Xu - Xu.mean(axis=0)) / spread, yu, [5])[0]
+    features = ["x₁ (weight: the larger range)", "x₂ (height)", "Both equally"]
+
+    Xp, yp = lesson_data(POST, 100, 2, 0)
+    wn, tiedn = _grid_votes(Xp, yp, 100)
+    wp1, _ = _grid_votes(Xp, yp, 1)
+    full = ["One colour: the majority", "The k = 1 map again", "Grey everywhere: undecided"]
+    full_answer = full[1] if np.all(wn == wp1) else full[0]
+    hamming = pairwise_distances([[-3.0, 0.0]], Xp, "hamming")
+    distinct = len(np.unique(hamming))
+    counts = ["One: every point is equally far", "Two or three", "About as many as there are points"]
+
+    return [
+        dict(
+            title="From k = 1 to k = 51 on the moons",
+            setup=dict(moons, knn_k=51),
+            question="Scrub k from 1 to 51: what does the boundary do?",
+            options=smooth,
+            answer=smooth[0] if a51 < a1 else smooth[2],
+            why=f"Training accuracy is {a1:.0%} at k = 1 (each point is its own nearest neighbour) and "
+            f"{a51:.0%} at k = 51: every cell now follows the majority of a wider neighbourhood.",
+        ),
+        dict(
+            title="k = 2 after k = 1",
+            setup=dict(moons, knn_k=2),
+            question="With two classes, how does the map change from k = 1 to k = 2?",
+            options=two,
+            answer=two[0] if same2 == 1.0 else two[2],
+            why=f"A 1–1 vote is a tie ({tied2.mean():.0%} of the cells here), and a tie goes to the class of "
+            f"the nearest tied neighbour, which is the 1-NN answer: {same2:.0%} of the cells agree. "
+            "An odd k avoids ties between two classes.",
+        ),
+        dict(
+            title="The best k",
+            setup=dict(moons, knn_k=best),
+            question="Which k does leave-one-out accuracy pick on the moons (k up to 60)?",
+            options=picks,
+            answer=pick,
+            why=f"k = {best}: {loo.max():.1%} of the points are classified right by the others, against "
+            f"{loo[0]:.1%} at k = 1 (too jumpy) and {loo[-1]:.1%} at k = 60 (too smooth).",
+        ),
+        dict(
+            title="Which feature decides without scaling?",
+            setup=dict(plain, knn_data=UNSCALED, knn_points=200, knn_k=5),
+            question="Weight (x₁) and height (x₂), unscaled: which one decides who is near?",
+            options=features,
+            answer=features[0] if spread[0] > spread[1] else features[1],
+            why=f"x₁ spreads {spread[0] / spread[1]:.0f}× wider than x₂, so it dominates every distance, "
+            f"though only x₂ tells the classes apart: leave-one-out accuracy at k = 5 is {unscaled:.0%} "
+            f"unscaled and {standard:.0%} standardised.",
+        ),
+        dict(
+            title="k = n on the post's 50 + 50 points",
+            setup=dict(plain, knn_data=POST, knn_points=100, knn_k=100),
+            question="Every point votes (k = 100). What does the map show?",
+            options=full,
+            answer=full_answer,
+            why=f"Every vote is 50–50 ({tiedn.mean():.0%} of the cells tied), so the nearest tied "
+            f"neighbour decides: that is the nearest neighbour, and the map equals k = 1 on "
+            f"{np.mean(wn == wp1):.0%} of the cells.",
+        ),
+        dict(
+            title="Hamming distance on continuous points",
+            setup=dict(plain, knn_data=POST, knn_points=100, knn_k=8, knn_metric="hamming"),
+            question="How many different Hamming distances are there from the query (−3, 0) to the 100 points?",
+            options=counts,
+            answer=counts[0] if distinct == 1 else counts[1] if distinct <= 3 else counts[2],
+            why=f"{distinct} distinct value(s): {', '.join(f'{d:g}' for d in np.unique(hamming))}. Hamming "
+            "counts the coordinates that differ, and continuous coordinates almost never coincide, so the "
+            "'nearest' points are an arbitrary pick: Hamming is for binary or categorical features.",
+        ),
+    ]
+
+
+def textbook_knn(X_train, y_train, x, k: int, distance) -> object:
+    """k-NN as the post writes it: the k nearest points, their labels, the most common label.
+
+    The post returns ``max(set(labels), key=labels.count)``; a set has no order, so a tie falls
+    wherever the set puts it. Taking ``max`` over the labels nearest first instead gives a tie
+    to the nearest tied neighbour's class: the library's rule.
+    """
+    nearest = heapq.nsmallest(k, range(len(X_train)), key=lambda i: (distance(x, X_train[i]), i))
+    labels = [y_train[i] for i in nearest]
+    return max(labels, key=labels.count)
+
+
+FORMULAS = [
+    r"\hat y(x) = \arg\max_c \sum_{i \in N_k(x)} w_i\,[y_i = c],\qquad "
+    r"w_i \in \{1,\ 1/d_i,\ 1/d_i^2,\ e^{-(d_i^2 - d_1^2)/h^2}\}",
+    r"\|a-b\|_p = \Big(\sum_j |a_j-b_j|^p\Big)^{1/p}",
+]
+HOW_IT_WORKS = (
+    "The textbook k-NN below is the post's three lines with one change (the tie rule); a test checks "
+    "that it predicts what the fast code predicts on the page's data. The fast code finds the neighbours "
+    "of every map cell once, for the largest k the browser holds; the map then re-votes in the browser "
+    "as k moves. Gaussian weights are taken relative to the nearest neighbour (the factor e^{d₁²/h²} "
+    "is the same for every class), so they never all underflow to 0."
+)
+
+
+def starter_points():
+    """The first "your points": six of each class, around (−2, 0) and (2, 0)."""
+    import pandas as pd
+
+    X, y = datasets.gaussian_clusters(6, ((-2, 0), (2, 0)), 1.0, 0)
+    return pd.DataFrame({"x1": X[:, 0], "x2": X[:, 1], "class": y})
+
+
+def points_csv(X: np.ndarray, y: np.ndarray) -> bytes:
+    """The points as CSV (x1, x2, label) for a download."""
+    rows = [f"{a!r},{b!r},{label}" for (a, b), label in zip(X.tolist(), np.asarray(y).tolist(), strict=True)]
+    return ("x1,x2,label\n" + "\n".join(rows) + "\n").encode()
+
+
+def hamming_note(X: np.ndarray) -> str:
+    """Why Hamming distance says little about these points, with their own numbers."""
+    sample = X[:300]
+    shared = (sample[:, None, :] == sample[None, :, :]).any(axis=2)
+    pairs = len(sample) * (len(sample) - 1)
+    share = (shared.sum() - len(sample)) / pairs if pairs else 0.0
+    return (
+        f"Hamming distance counts the coordinates that differ. Here {share:.1%} of the pairs of points share "
+        "a coordinate, so almost every distance is 1 and the k 'nearest' points are an arbitrary pick. "
+        "Hamming is meant for binary or categorical features, such as the digits' pixels."
+    )
+
+
+def depth_note(depth: int, n: int) -> str:
+    """The k-d tree's measured depth next to the notes' claim."""
+    return (
+        f"Depth {depth} for {n} points: each median split halves the points, so a balanced k-d tree is "
+        f"⌊lg n⌋ = {int(np.floor(np.log2(n)))} deep whatever the dimension d. The notes give O(d lg n) for "
+        "the depth; it is O(lg n). Descending to the query's leaf compares one coordinate per level."
+    )
+
+
+ACCURACY_ALT = (
+    "Accuracy against k from 1 to 60: training accuracy, accuracy on a held-out 30%, and leave-one-out "
+    "accuracy, on a fixed scale from 0 to 100%, with a dotted line at the best k by leave-one-out."
+)
+KDTREE_ALT = (
+    "The k-d tree's splitting lines over the training points, thicker near the root, with the query "
+    "point and its k nearest neighbours ringed."
+)
