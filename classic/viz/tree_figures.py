@@ -11,30 +11,17 @@ travels as data (JSON strings, Vega-Lite fields), never as markup.
 
 from __future__ import annotations
 
+import dataclasses
 import math
-import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
+from classic import datasets, id3, id3_lessons, tables
 from classic.viz import theme
 
 DIGITS = 4  # the slides print entropies to four places (0.9183, 0.6887, 0.3113)
-
-# Markdown's and Streamlit's special characters, backslash-escaped by ``markdown_text``.
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~:$^=&\"'])")
-
-
-def markdown_text(text: Any) -> str:
-    """``text`` escaped for ``st.markdown`` and widget labels: it shows as typed, never as markup.
-
-    Every Markdown and LaTeX character is backslash-escaped and line breaks become spaces,
-    so a value such as ``![x](http://host/a.png)`` is shown as those characters and the
-    browser fetches nothing.
-    """
-    flat = " ".join(str(text).split())
-    return _MARKDOWN.sub(r"\\\1", flat)
 
 
 def number(value: float) -> str:
@@ -61,12 +48,33 @@ def _test(node: Any) -> str:
     return str(node.feature)
 
 
+MAX_DRAWN_NODES = 300  # the player lays out and draws this many nodes at most
+MAX_TERMS = 12  # candidate tests per split whose terms the player carries
+
+
+def drawn_depth(model: Any, max_nodes: int = MAX_DRAWN_NODES) -> int:
+    """The deepest level down to which the tree has at most ``max_nodes`` nodes (at least 0)."""
+    sizes = np.bincount([node.depth for node, _, _ in _nodes(model.root_)])
+    fits = np.flatnonzero(np.cumsum(sizes) <= max_nodes)
+    return int(fits[-1]) if len(fits) else 0
+
+
+def kept_steps(model: Any) -> list[Any]:
+    """The splits the player shows, in the order they were made: those still in the tree (pruning
+    removes some) whose children are drawn (``drawn_depth`` cuts a tree too big to draw)."""
+    depth = drawn_depth(model)
+    present = {id(node) for node, _, _ in _nodes(model.root_) if not node.is_leaf and node.depth < depth}
+    return [step for step in model.steps_ if id(step.node) in present]
+
+
 def tree_nodes(model: Any) -> list[dict]:
     """The fitted tree as JSON nodes: id, parent, edge label, test, label, counts, split step.
 
-    ``split`` is the index of the step that split the node (None for a leaf), so a player can
-    show the tree as it was after any number of splits.
+    ``split`` is the index of the split among ``kept_steps`` (None for a leaf or a node whose
+    children are not drawn), so a player can show the tree as it was after any number of splits.
     """
+    order = {id(step.node): k for k, step in enumerate(kept_steps(model))}
+    depth = drawn_depth(model)
     return [
         {
             "id": int(node.id),
@@ -75,16 +83,32 @@ def tree_nodes(model: Any) -> list[dict]:
             "test": None if node.is_leaf else _test(node),
             "label": str(node.label),
             "counts": [int(n) for n in node.counts.values()],
-            "split": None if node.is_leaf or node.step is None else int(node.step),
+            "split": order.get(id(node)),
         }
         for node, parent, edge in _nodes(model.root_)
+        if node.depth <= depth
     ]
+
+
+def size_note(model: Any) -> str:
+    """ "" when the player draws the whole tree, else which levels it draws and what is left out."""
+    depth = drawn_depth(model)
+    if depth >= model.depth_:
+        return ""
+    hidden = sum(1 for node, _, _ in _nodes(model.root_) if node.depth > depth)
+    return (
+        f"The tree is too big to draw whole: levels 0–{depth} of 0–{model.depth_} are drawn, "
+        f"{hidden:,} deeper nodes are left out (the rules list every leaf)."
+    )
 
 
 def where(model: Any, node: Any) -> str:
     """The path to ``node`` in words ("the root" or "Outlook = Sunny, Humidity = High")."""
-    tests = model.conditions(node)
-    return ", ".join(f"{feature} = {value}" for feature, value in tests) if tests else "the root"
+    tests = [
+        f"{feature} {branch}" if branch.startswith(("<= ", "> ")) else f"{feature} = {branch}"
+        for feature, branch in model.conditions(node)
+    ]
+    return ", ".join(tests) if tests else "the root"
 
 
 # --------------------------------------------------------------------------------------------
@@ -92,54 +116,87 @@ def where(model: Any, node: Any) -> str:
 # --------------------------------------------------------------------------------------------
 
 
-def split_table(step: Any, X: Any, y: Any) -> dict[str, list]:
-    """The score table of one split: one row per candidate feature, the chosen one marked.
+UNITS = {2.0: "bits", math.e: "nats"}
 
-    Columns: the feature, the node's impurity before, the children's weighted impurity after,
-    the gain (before − after) and, for the gain ratio, the split information and the ratio.
+
+def _name(score: Any) -> str:
+    """A candidate test as the tables print it: the feature, with its threshold if numeric."""
+    return score.feature if score.threshold is None else f"{score.feature} <= {score.threshold:.4g}"
+
+
+def _impurity_name(criterion: str, base: float) -> str:
+    return "Gini" if criterion == "gini" else f"H ({UNITS.get(base, f'log base {base:g}')})"
+
+
+def scored(step: Any, base: float = 2.0) -> list[Any]:
+    """The step's candidate tests (:class:`classic.id3.SplitScore`), entropies in ``base``.
+
+    The tree scores in bits; another base (the slides' natural log) rescores the same count
+    tables, so every number still comes from the counts.
     """
-    tree = step.tree
-    impurity = "Gini" if tree.criterion == "gini" else "H"
-    candidates = step.candidates()
+    return [dataclasses.replace(c, base=base) for c in step.candidates()]
+
+
+def split_table(step: Any, base: float = 2.0, scores: list[Any] | None = None) -> dict[str, list]:
+    """The score table of one split: one row per candidate test, the chosen one marked.
+
+    Columns: the test, the impurity of the rows whose value is known (before), the branches'
+    impurity weighted by their share (after), the known fraction when values are missing, the
+    gain ``known × (before − after)`` and, for the gain ratio, the split information and the
+    ratio. ``base`` is the logarithm's (2: bits, e: nats); Gini has no logarithm. ``scores``
+    are the step's ``scored`` candidates, when already at hand.
+    """
+    criterion = step.tree.criterion
+    scores = scored(step, base) if scores is None else scores
+    h = _impurity_name(criterion, base)
     table: dict[str, list] = {
-        "feature": [c.feature for c in candidates],
-        f"{impurity} before": [c.before for c in candidates],
-        f"{impurity} after (weighted)": [c.after for c in candidates],
-        "gain": [c.gain for c in candidates],
+        "test": [_name(c) for c in scores],
+        f"{h} before": [c.before for c in scores],
+        f"{h} after": [c.after for c in scores],
     }
-    if tree.criterion == "gain_ratio":
-        table["split information"] = [c.split_information for c in candidates]
-        table["gain ratio"] = [c.score for c in candidates]
-    table["chosen"] = [c.chosen for c in candidates]
+    if any(c.missing for c in scores):
+        table["known"] = [c.known_fraction for c in scores]
+    table["gain"] = [c.gain for c in scores]
+    if criterion == "gain_ratio":
+        table["split information"] = [c.split_information for c in scores]
+        table["gain ratio"] = [c.score for c in scores]
+    table["chosen"] = [c.chosen for c in scores]
     return table
 
 
-def split_terms(step: Any, X: Any, y: Any) -> dict[str, list]:
-    """The terms of every candidate's weighted sum: one row per (feature, value) at the node.
+def split_terms(step: Any, base: float = 2.0, scores: list[Any] | None = None) -> dict[str, list]:
+    """The terms of every candidate's weighted sum: one row per (test, branch), as printed.
 
-    Each row holds the rows with that value, their class counts, the subset's impurity and
-    its weight ``|S_v| / |S|`` written as a fraction: multiplying and adding a feature's rows
-    gives its "after".
+    Each row holds the branch's rows, their class counts, its impurity and its weight
+    ``|K_v| / |K|`` as a fraction, so that multiplying and adding a test's rows gives its
+    "after"; rows with the value missing are listed as no branch.
     """
-    tree = step.tree
-    X, y = np.asarray(X, dtype=str)[step.rows], np.asarray(y).astype(str)[step.rows]
-    classes = [str(c) for c in tree.classes_]
-    gini = tree.criterion == "gini"
-    rows: dict[str, list] = {"feature": [], "value": [], "rows": [], **{c: [] for c in classes}}
-    rows.update({"Gini" if gini else "H": [], "weight": []})
-    for j, feature in zip(step.columns, step.features, strict=True):
-        known = X[:, j] != tree.missing_value if tree.missing != "value" else np.ones(len(X), bool)
-        for value in np.unique(X[known, j]):
-            counts = np.array([np.sum((X[:, j] == value) & (y == c)) for c in classes])
-            p = counts / counts.sum()
-            h = 1.0 - float(p @ p) if gini else float(-sum(q * math.log2(q) for q in p if q > 0))
-            rows["feature"].append(feature)
-            rows["value"].append(str(value))
-            rows["rows"].append(int(counts.sum()))
-            for c, n in zip(classes, counts, strict=True):
-                rows[c].append(int(n))
-            rows["Gini" if gini else "H"].append(h)
-            rows["weight"].append(f"{int(counts.sum())}/{int(known.sum())}")
+    classes = [str(c) for c in step.tree.classes_]
+    h = _impurity_name(step.tree.criterion, base)
+    rows: dict[str, list] = {
+        "test": [],
+        "branch": [],
+        "rows": [],
+        **{c: [] for c in classes},
+        h: [],
+        "weight": [],
+    }
+    for c in scored(step, base) if scores is None else scores:
+        known = int(c.counts.sum())
+        branches = [
+            (b, n.tolist(), number(float(t)), f"{int(n.sum())}/{known}")
+            for b, n, t in zip(c.branches, c.counts, c.terms, strict=True)
+        ]
+        if c.missing:
+            branches.append((step.tree.missing_value, [""] * len(classes), "", "no branch"))
+        for branch, counts, term, weight in branches:
+            rows["test"].append(_name(c))
+            rows["branch"].append(str(branch))
+            rows["rows"].append(c.missing if weight == "no branch" else sum(counts))
+            for name, n in zip(classes, counts, strict=True):
+                rows[name].append(str(n))
+            rows[h].append(term)
+            rows["weight"].append(weight)
     return rows
 
 
@@ -159,53 +216,471 @@ def _cells(table: dict[str, list]) -> tuple[list[str], list[list[str]]]:
 
 
 def _terms_text(terms: dict[str, list], classes: Sequence[str]) -> dict[str, list[str]]:
-    """Each feature's weighted-sum terms as lines: value, rows, class counts, impurity, weight."""
-    impurity = "Gini" if "Gini" in terms else "H"
+    """Each test's weighted-sum terms as lines: branch, rows, class counts, impurity, weight."""
+    h = list(terms)[-2]
     lines: dict[str, list[str]] = {}
-    for i, feature in enumerate(terms["feature"]):
-        counts = " · ".join(f"{c} {terms[c][i]}" for c in classes)
-        lines.setdefault(feature, []).append(
-            f"{terms['value'][i]}: {terms['rows'][i]} rows ({counts}), "
-            f"{impurity} = {number(terms[impurity][i])}, weight {terms['weight'][i]}"
-        )
+    for i, test in enumerate(terms["test"]):
+        if terms["weight"][i] == "no branch":
+            text = f"{terms['branch'][i]}: {terms['rows'][i]} rows with the value missing (no branch)"
+        else:
+            counts = " · ".join(f"{c} {terms[c][i]}" for c in classes)
+            text = (
+                f"{terms['branch'][i]}: {terms['rows'][i]} rows ({counts}), "
+                f"{h} = {terms[h][i]}, weight {terms['weight'][i]}"
+            )
+        lines.setdefault(test, []).append(text)
     return lines
 
 
-def player_data(model: Any, X: Any, y: Any, start: int = 0, present: bool = False) -> dict:
-    """Everything the step player draws, as JSON: the tree's nodes, every split, the theme.
+def player_steps(model: Any) -> list[dict]:
+    """The splits of a fitted tree as the step player shows them (the costly part of its JSON).
 
-    ``start`` is the frame shown first (the number of splits made); ``present`` enlarges the
-    text for a projector. Each step carries its score table (cells as printed, the chosen row's
-    index) and, per candidate feature, the terms of its weighted sum.
+    Each step carries its node, a sentence, its score table (cells as printed, the chosen
+    row's index) and, per candidate test, the terms of its weighted sum.
     """
     classes = [str(c) for c in model.classes_]
+    kept = kept_steps(model)
     steps = []
-    for k, step in enumerate(model.steps_, start=1):
-        table = split_table(step, X, y)
+    for k, step in enumerate(kept, start=1):
+        scores = step.candidates()
+        table = split_table(step, scores=scores)
         header, rows = _cells(table)
+        chosen = table["chosen"].index(True)
+        best = sorted(scores, key=lambda c: (not c.chosen, -c.score))[:MAX_TERMS]
         steps.append(
             {
                 "node": int(step.node.id),
-                "text": f"Split {k} of {len(model.steps_)}: {where(model, step.node)} "
-                f"({step.node.n_samples} rows) asks about {step.chosen}.",
+                "text": f"Split {k} of {len(kept)}: {where(model, step.node)} "
+                f"({step.node.n_samples} rows) asks about {rows[chosen][0]}.",
                 "header": header,
                 "rows": rows,
-                "chosen": table["chosen"].index(True),
-                "terms": _terms_text(split_terms(step, X, y), classes),
+                "chosen": chosen,
+                "terms": _terms_text(split_terms(step, scores=best), classes),
             }
         )
-    palette = theme.player_theme(len(classes))
+    return steps
+
+
+def player_data(
+    model: Any,
+    start: int = 0,
+    present: bool = False,
+    path: Sequence[Any] | None = None,
+    steps: list[dict] | None = None,
+) -> dict:
+    """Everything the step player draws, as JSON: the tree's nodes, every split, the theme.
+
+    ``start`` is the frame shown first (the number of splits made); ``present`` enlarges the
+    text for a projector; ``path`` is a record whose path through the tree is outlined;
+    ``steps`` is ``player_steps(model)`` when already at hand (it is the costly part).
+    """
+    steps = player_steps(model) if steps is None else steps
+    classes = [str(c) for c in model.classes_]
     return {
         "classes": classes,
         "nodes": tree_nodes(model),
         "steps": steps,
         "start": int(min(max(start, 0), len(steps))),
+        "note": size_note(model),
+        "path": [] if path is None else [int(node.id) for node in model.decision_path(path)],
         "font": 18 if present else 14,
         "height": 330 if present else 420,
         "theme": {
-            **palette,
+            **theme.player_theme(len(classes)),
             "highlight": theme.HIGHLIGHT,
             "grid": theme.GRID,
             "paper": theme.light(theme.INK, 1.0),
         },
     }
+
+
+def highlighted(table: dict[str, list]) -> Any:
+    """A split table as a pandas Styler: four decimals, the chosen feature's row highlighted."""
+    import pandas as pd
+
+    frame = pd.DataFrame({k: v for k, v in table.items() if k != "chosen"})
+    style = [f"background-color: {theme.HIGHLIGHT}; font-weight: bold" if c else "" for c in table["chosen"]]
+    return frame.style.format(precision=DIGITS).apply(lambda _: style)
+
+
+# --------------------------------------------------------------------------------------------
+# Vega-Lite: the regions of a tree on two real features, the evaluation charts
+# --------------------------------------------------------------------------------------------
+
+VEGA_SHAPES = ["circle", "square", "triangle-up", "diamond", "triangle-down", "cross"]
+
+
+def leaf_boxes(model: Any, low: Sequence[float], high: Sequence[float]) -> list[dict]:
+    """The leaves of a tree on two numeric features as boxes inside ``[low, high]``.
+
+    Each box is ``{"leaf", "label", "x", "x2", "y", "y2"}``: a threshold test ``x_j <= τ``
+    cuts its node's box in two along axis ``j``, so every leaf owns an axis-aligned box.
+    """
+    boxes, stack = [], [(model.root_, list(low), list(high))]
+    while stack:
+        node, lo, hi = stack.pop()
+        if node.is_leaf:
+            boxes.append(
+                {
+                    "leaf": int(node.id),
+                    "label": str(node.label),
+                    "x": lo[0],
+                    "x2": hi[0],
+                    "y": lo[1],
+                    "y2": hi[1],
+                }
+            )
+            continue
+        j, tau = node.feature_index, node.threshold
+        left, right = node.children.values()
+        stack.append((left, lo, [tau if k == j else h for k, h in enumerate(hi)]))
+        stack.append((right, [tau if k == j else v for k, v in enumerate(lo)], hi))
+    return boxes
+
+
+def regions_spec(model: Any, X: np.ndarray, y: np.ndarray, row: int, present: bool = False) -> dict:
+    """A Vega-Lite chart: the tree's leaf boxes in their class's light colour, the points on top.
+
+    The leaf and the point of ``row`` are outlined in the accent colour; a click on a point
+    selects it (the selection ``pick`` carries the point's ``row``).
+    """
+    X = np.asarray(X, dtype=float)
+    pad = 0.05 * (X.max(axis=0) - X.min(axis=0) + 1e-9)
+    low, high = X.min(axis=0) - pad, X.max(axis=0) + pad
+    classes = [str(c) for c in model.classes_]
+    leaf = int(model.apply(X[row : row + 1])[0])
+    colors = theme.class_colors(len(classes))
+    color = {"domain": classes, "range": colors}
+    points = [
+        {"row": i, "x1": round(float(a), 4), "x2": round(float(b), 4), "label": str(c), "picked": i == row}
+        for i, (a, b, c) in enumerate(zip(X[:, 0], X[:, 1], y, strict=True))
+    ]
+    size = 22 if present else 14
+    x = {
+        "field": "x",
+        "type": "quantitative",
+        "title": "x1",
+        "scale": {"domain": [low[0], high[0]], "nice": False},
+    }
+    y_ = {
+        "field": "y",
+        "type": "quantitative",
+        "title": "x2",
+        "scale": {"domain": [low[1], high[1]], "nice": False},
+    }
+    return {
+        "height": 330 if present else 420,
+        "config": {
+            "axis": {"labelFontSize": size * 0.8, "titleFontSize": size},
+            "legend": {"labelFontSize": size * 0.8, "titleFontSize": size * 0.8},
+        },
+        "layer": [
+            {
+                "data": {
+                    "values": [{**b, "on_path": b["leaf"] == leaf} for b in leaf_boxes(model, low, high)]
+                },
+                "mark": {"type": "rect", "opacity": 0.9},
+                "encoding": {
+                    "x": x,
+                    "x2": {"field": "x2"},
+                    "y": y_,
+                    "y2": {"field": "y2"},
+                    "fill": {
+                        "field": "label",
+                        "type": "nominal",
+                        "scale": {"domain": classes, "range": [theme.light(c, 0.6) for c in colors]},
+                        "legend": None,
+                    },
+                    "stroke": {
+                        "condition": {"test": "datum.on_path", "value": theme.ACCENT},
+                        "value": theme.GRID,
+                    },
+                    "strokeWidth": {"condition": {"test": "datum.on_path", "value": 3}, "value": 0.5},
+                    "tooltip": [{"field": "label", "title": "leaf predicts"}],
+                },
+            },
+            {
+                "data": {"values": points},
+                "params": [{"name": "pick", "select": {"type": "point", "fields": ["row"], "on": "click"}}],
+                "mark": {"type": "point", "filled": True, "size": 70 if present else 45, "cursor": "pointer"},
+                "encoding": {
+                    "x": {"field": "x1", "type": "quantitative"},
+                    "y": {"field": "x2", "type": "quantitative"},
+                    "color": {"field": "label", "type": "nominal", "scale": color, "title": "class"},
+                    "shape": {
+                        "field": "label",
+                        "type": "nominal",
+                        "scale": {"domain": classes, "range": VEGA_SHAPES[: len(classes)]},
+                    },
+                    "stroke": {
+                        "condition": {"test": "datum.picked", "value": theme.ACCENT},
+                        "value": theme.INK,
+                    },
+                    "strokeWidth": {"condition": {"test": "datum.picked", "value": 3}, "value": 0.4},
+                    "tooltip": [
+                        {"field": "row"},
+                        {"field": "x1", "format": ".2f"},
+                        {"field": "x2", "format": ".2f"},
+                        {"field": "label"},
+                    ],
+                },
+            },
+        ],
+    }
+
+
+def line_spec(rows: list[dict], x: str, y: str, series: str, title: str, x_scale: str = "linear") -> dict:
+    """A Vega-Lite line chart with points, one line per ``series`` (class colours in order)."""
+    names = list(dict.fromkeys(r[series] for r in rows))
+    return {
+        "title": title,
+        "data": {"values": rows},
+        "mark": {"type": "line", "point": True},
+        "encoding": {
+            "x": {"field": x, "type": "quantitative", "scale": {"type": x_scale}},
+            "y": {"field": y, "type": "quantitative"},
+            "color": {
+                "field": series,
+                "type": "nominal",
+                "scale": {"domain": names, "range": theme.class_colors(len(names))},
+            },
+            "shape": {"field": series, "type": "nominal"},
+        },
+    }
+
+
+def learning_curve_spec(result: Any) -> dict:
+    """Training and held-out accuracy against training rows (means over the shuffles)."""
+    rows = [
+        {"training rows": int(n), "accuracy": float(a), "measured on": part}
+        for part, scores in (("training rows", result.curve_train), ("held-out rows", result.curve_test))
+        for n, a in zip(result.curve_sizes, scores.mean(axis=0), strict=True)
+    ]
+    spec = line_spec(
+        rows, "training rows", "accuracy", "measured on", "Learning curve (mean of the shuffles)"
+    )
+    spec["encoding"]["y"]["axis"] = {"format": "%"}
+    return spec
+
+
+def evaluation_table(result: Any, fraction: float) -> dict[str, list]:
+    """Cross-validation without and with pruning, and the post's test, as rows to print."""
+    rows = {
+        "experiment": ["10-fold cross-validation", f"… with pruning ({fraction:.0%} held out per fold)"],
+        "accuracy": [f"{result.cv_unpruned.mean():.1%}", f"{result.cv_pruned.mean():.1%}"],
+        "nodes (mean)": [f"{result.nodes_unpruned.mean():.0f}", f"{result.nodes_pruned.mean():.0f}"],
+    }
+    if result.protocol is not None:
+        train, test = result.protocol_rows
+        rows["experiment"].append(
+            f"The post's test: grown on the {train} complete rows, tested on the {test} with a “?”"
+        )
+        rows["accuracy"].append(f"{result.protocol:.1%}")
+        rows["nodes (mean)"].append("")
+    return rows
+
+
+def claims_table(results: Sequence[Any], roots: dict[str, str]) -> dict[str, list]:
+    """The post's two claims on the votes beside what ID3 computes, as rows to print.
+
+    ``results`` is ``id3_lessons.posts_protocol``'s, ``roots`` ``complete_rows_root``'s: each
+    gain (the definition's weighted one, the post's unweighted code) with each missing-value rule.
+    """
+    by = {(r.gain, r.missing): r for r in results}
+    rules = {"branch": "every branch, counts added (the post)", "fractional": "fractional (C4.5)"}
+    table: dict[str, list] = {"claim": [], "the post": [], "computed here": []}
+    for gain in ("weighted", "unweighted"):
+        for rule, words in rules.items():
+            r = by[gain, rule]
+            table["claim"].append(f"accuracy on its test ({gain} gain, {words})")
+            table["the post"].append("around 90%")
+            table["computed here"].append(f"{r.correct}/{r.total} = {r.accuracy:.1%}")
+    for gain in ("weighted", "unweighted"):
+        table["claim"].append(f"the most telling vote (root on the complete rows, {gain} gain)")
+        table["the post"].append("adoption-of-the-budget-resolution")
+        table["computed here"].append(roots[gain])
+    return table
+
+
+def representation_spec(sizes: dict[str, list[int]]) -> dict:
+    """Nodes against n for AND and parity on a log scale: a line against an exponential."""
+    rows = [
+        {"n": n, "nodes": nodes, "function": name}
+        for name in ("AND", "parity")
+        for n, nodes in zip(sizes["n"], sizes[name], strict=True)
+    ]
+    spec = line_spec(rows, "n", "nodes", "function", "Nodes ID3 needs for n binary features")
+    spec["encoding"]["y"]["scale"] = {"type": "log", "base": 2}
+    return spec
+
+
+def representation_text(sizes: dict[str, list[int]]) -> str:
+    """What the AND/parity chart shows, with its numbers."""
+    n, first, last = sizes["n"], 0, -1
+    return (
+        f"AND of n bits needs {sizes['AND'][first]} nodes at n = {n[first]} and {sizes['AND'][last]} at n = {n[last]} "
+        f"(2n + 1: O(n) tests); parity (XOR) needs {sizes['parity'][first]} and {sizes['parity'][last]} "
+        f"(2ⁿ⁺¹ − 1: O(2ⁿ)), as the CS 886 slides say. Grown with minimum score 0, ID3 does not even start on "
+        f"parity ({sizes['parity, as ID3 grows it'][last]} node): no single feature gains anything."
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# The page's 2-D tables, its summary line and its "Try this" steps
+# --------------------------------------------------------------------------------------------
+
+
+def _points(make: Any) -> Any:
+    def table(seed: int) -> tuple[np.ndarray, np.ndarray, list[str]]:
+        X, y = make(seed)
+        return X, np.char.add("class ", np.asarray(y).astype(str)), ["x1", "x2"]
+
+    return table
+
+
+POINT_TABLES = {
+    "Two clusters (2-D points)": _points(
+        lambda s: datasets.gaussian_clusters(100, ((-1, -1), (1, 1)), 1.0, s)
+    ),
+    "Circles (2-D points)": _points(lambda s: datasets.concentric_circles(200, 0.1, s)),
+    "Moons (2-D points)": _points(lambda s: datasets.moons(200, 0.15, s)),
+    "XOR (2-D points)": _points(lambda s: datasets.xor(200, 0.15, s)),
+    "Spiral (2-D points)": _points(lambda s: datasets.spiral(300, 2, 0.1, s)),
+}
+
+
+def summary(model: Any, X: Any, y: Any, row: int, quote: Any = str) -> str:
+    """One line under the tree: its size, its training accuracy, and row ``row`` (1-based) classified.
+
+    ``quote`` wraps the texts that come from the data (class names): the page passes a function
+    that shows them verbatim, never as markup.
+    """
+    record = np.asarray(X, dtype=object)[row - 1]
+    predicted = model.predict(record[None, :])[0]
+    path = model.decision_path(record)
+    return (
+        f"{model.n_nodes_} nodes, {model.n_leaves_} leaves, depth {model.depth_}; training accuracy "
+        f"{model.score(X, y):.1%}. Row {row} (label {quote(np.asarray(y)[row - 1])}) follows {len(path)} nodes "
+        f"(outlined) to the answer {quote(predicted)}. {size_note(model)}"
+    ).strip()
+
+
+def try_this_steps() -> list[dict]:
+    """The page's predict-then-reveal steps, every answer computed by the library."""
+    tennis = id3.ID3().fit(*datasets.load_play_tennis())
+    tests = id3.ID3().fit(*datasets.load_two_tests())
+    kids_X, kids_y, _ = datasets.load_has_kids()
+    kids = id3.score_split(kids_X[:, 0], kids_y, feature="HasKids")
+    sizes_of = [f"{int(n)}/{len(kids_y)}" for n in kids.counts.sum(axis=1)]
+    sizes = id3_lessons.representation_sizes([4])
+    arya = id3.ID3().fit(*datasets.load_arya())
+    return [
+        {
+            "title": "Play Tennis: the first question",
+            "setup": {"tree_data": "Play Tennis", "tree_tab": "Tree", "tree_step": 1},
+            "question": "Which attribute will ID3 split on first?",
+            "options": ["Outlook", "Temperature", "Humidity", "Wind"],
+            "answer": tennis.root_.feature,
+            "why": "It leaves the least entropy behind: gain "
+            f"{number(next(c.gain for c in tennis.steps_[0].candidates() if c.chosen))} bits, the largest in the "
+            "step table.",
+        },
+        {
+            "title": "The slides' HasKids table",
+            "setup": {"tree_data": "HasKids & Dora (the slides)", "tree_tab": "Tree", "tree_step": 1},
+            "question": "How many bits does knowing HasKids save about OwnsDoraVideo?",
+            "options": [number(v) for v in sorted({kids.gain, kids.after, kids.terms[1], kids.before})],
+            "answer": number(kids.gain),
+            "why": f"H(y) = {number(kids.before)}, H(y | HasKids) = "
+            + " + ".join(f"{w} · {number(t)}" for w, t in zip(sizes_of, kids.terms, strict=True))
+            + f" = {number(kids.after)}, so the gain is {number(kids.gain)} bits.",
+        },
+        {
+            "title": "The slides' Test1 vs Test2",
+            "setup": {"tree_data": "Test1 vs Test2 (the slides)", "tree_tab": "Tree", "tree_step": 1},
+            "question": "Which test gains more?",
+            "options": ["Test1", "Test2"],
+            "answer": tests.root_.feature,
+            "why": "Compare the two gains in the step table: "
+            + ", ".join(f"{c.feature} {number(c.gain)}" for c in tests.steps_[0].candidates())
+            + " bits.",
+        },
+        {
+            "title": "The post's tree for Arya",
+            "setup": {"tree_data": "Arya's riding data (the post)", "tree_tab": "Tree"},
+            "question": "The post draws Wind at the root. Does ID3 agree?",
+            "options": ["Yes", "No"],
+            "answer": "Yes" if arya.root_.feature == "Wind" else "No",
+            "why": f"ID3 asks about {arya.root_.feature} first: "
+            + ", ".join(f"{c.feature} {number(c.gain)}" for c in arya.steps_[0].candidates())
+            + " bits.",
+        },
+        {
+            "title": "AND against parity",
+            "setup": {"tree_tab": "AND vs parity"},
+            "question": "How many nodes does a tree need for the parity (XOR) of 4 bits?",
+            "options": ["9", "15", "31", "63"],
+            "answer": str(sizes["parity"][0]),
+            "why": f"Every path must test every bit: {sizes['parity'][0]} nodes, against {sizes['AND'][0]} for AND.",
+        },
+    ]
+
+
+def upload_label() -> str:
+    """The upload box's label, with the limits ``classic.tables`` checks."""
+    return (
+        f"A CSV file: first row = column names; up to {tables.MAX_BYTES // 1000:,} kB, {tables.MAX_ROWS:,} rows, "
+        f"{tables.MAX_COLUMNS} columns, {tables.MAX_CATEGORIES} values per categorical column"
+    )
+
+
+CRITERION_NAMES = {"entropy": "Information gain", "gain_ratio": "Gain ratio (C4.5)", "gini": "Gini impurity"}
+MISSING_NAMES = {
+    "branch": "Follow every branch, counts added (the post)",
+    "fractional": "Fractional, weighted by training share (C4.5)",
+    "majority": "Follow the majority branch",
+    "value": "“?” is one more value",
+}
+LOG_BASES = {"bits (log₂)": 2.0, "nats (ln, the slides' second example)": math.e}
+
+
+def tree_params(criterion: str, missing: str, depth: int, min_gain: float) -> dict:
+    """The page's controls as ``ID3`` parameters (depth 0 means no limit)."""
+    return {"criterion": criterion, "missing": missing, "max_depth": depth or None, "min_gain": min_gain}
+
+
+VOTES, UPLOAD = "1984 congressional votes", "Upload a CSV"
+
+
+def data_sets(load_votes: Any) -> dict[str, Any]:
+    """The page's data sets by name: the sources' tables, the votes (``load_votes``), 2-D points, an upload."""
+    return {
+        "Arya's riding data (the post)": datasets.load_arya,
+        "Play Tennis": datasets.load_play_tennis,
+        "HasKids & Dora (the slides)": datasets.load_has_kids,
+        "Test1 vs Test2 (the slides)": datasets.load_two_tests,
+        VOTES: load_votes,
+        **POINT_TABLES,
+        UPLOAD: None,
+    }
+
+
+def new_tree(params: dict, prune: bool, fraction: float, seed: int) -> Any:
+    """An unfitted tree with the page's settings: ``PrunedID3`` when pruning, else ``ID3``."""
+    if prune:
+        return id3.PrunedID3(**params, validation_fraction=fraction, random_state=seed)
+    return id3.ID3(**params)
+
+
+HOW_IT_WORKS = {
+    "formulas": [
+        r"H(S) = -\sum_c p_c \log_2 p_c \qquad \mathrm{Gain}(S, A) = \frac{|K|}{|S|}"
+        r"\Big(H(K) - \sum_v \frac{|K_v|}{|K|} H(K_v)\Big)",
+        r"\text{a real feature is tested as } x_j \le \tau,\ \tau \text{ a midpoint between sorted values whose "
+        r"labels differ}",
+    ],
+    "text": "ID3 scores every test at a node, splits on the best one and recurses; a node is a leaf when it is "
+    "pure, no test is left or gains enough, or at the depth limit. K holds the rows whose value is known "
+    "(all of them unless values are missing). Below: the short recursive ID3, tested to grow the same tree "
+    "as the fast one, and the one function both score splits with.",
+}

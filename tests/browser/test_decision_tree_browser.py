@@ -1,127 +1,151 @@
-"""The ID3 page in a real browser: the tree is drawn as SVG, a record's path lights up, the tree
-grows split by split, the votes are evaluated, and a bad CSV upload gives a clear error."""
+"""The ID3 page in a real browser: the step player grows the tree split by split with no server
+round trip, keys and buttons drive it, a link restores a pruned tree exactly, presentation mode
+fits 1280×720, and an uploaded CSV full of markup makes the browser fetch nothing."""
+
+import json
+from urllib.parse import urlencode, urlsplit
 
 import pytest
 from conftest import assert_no_exception_box, screenshot, wait_for_app
 
 pytestmark = pytest.mark.browser
 
-PATH = "#d55e00"  # the highlight colour of a record's path, as graphviz writes it in the SVG
+PLAYER = 'iframe[title^="The tree"]'
+HOSTILE = "![x](http://example.invalid/a.png)"
 
 
-def tree_svg(page, index: int = 0):
-    return page.locator('[data-testid="stGraphVizChart"] svg').nth(index)
+def player(page, index: int = 0):
+    """The step player's Frame, once it has drawn."""
+    frame = page.locator(PLAYER).nth(index).element_handle().content_frame()
+    frame.wait_for_function("Number(document.body.dataset.drawn) >= 1")
+    return frame
 
 
-def svg_text(svg) -> str:
-    return svg.evaluate("node => node.textContent")
+def shown(frame) -> int:
+    return int(frame.evaluate("document.body.dataset.frame"))
 
 
-def choose(page, label: str, option: str) -> None:
-    """Pick an option of a select box by its label (Streamlit's select boxes are comboboxes)."""
-    page.get_by_role("combobox", name=label).first.click()
-    page.get_by_role("option", name=option, exact=True).click()
-
-
-def open_tab(page, name: str) -> None:
-    page.get_by_role("tab", name=name, exact=True).click()
-
-
-@pytest.fixture(scope="module")
-def tree_page(server, browser_context):
-    page = browser_context.new_page()
-    page.goto(f"{server}/decision-tree")  # the server's first request is this deep link
+def open_link(page, server: str, params: dict) -> None:
+    page.goto(f"{server}/decision-tree?{urlencode(params)}")
     wait_for_app(page)
-    yield page
-    page.close()
+    assert_no_exception_box(page)
 
 
-def test_the_tree_is_drawn_as_svg_and_the_records_path_is_highlighted(tree_page):
-    page = tree_page
-    svg = tree_svg(page)
-    svg.wait_for(timeout=60_000)
-    assert "Temperature" in svg_text(svg)
-    choose(page, "Data", "Play Tennis")
-    page.get_by_text("Prediction:").first.wait_for()
-    page.wait_for_function(
-        "() => document.querySelector('[data-testid=\"stGraphVizChart\"] svg')?.textContent.includes('Outlook')"
+def test_the_player_grows_the_tree_split_by_split_without_a_rerun(server, browser_page):
+    page = browser_page
+    sent: list[int] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(len(payload))))
+    open_link(page, server, {"tree_data": "Play Tennis", "tree_step": 0})
+    frame = player(page)
+    assert shown(frame) == 0 and frame.evaluate("DATA.steps.length") == 3
+    before = len(sent)
+    frame.locator("body").click(position={"x": 5, "y": 5})
+    frame.locator("body").press("ArrowRight")
+    assert shown(frame) == 1
+    assert frame.locator("tr.chosen td").first.inner_text() == "Outlook"  # the winner's row is highlighted
+    assert "Outlook" in frame.locator("#tree").text_content()
+    frame.locator("body").press("ArrowRight")
+    frame.locator("body").press("ArrowLeft")
+    assert shown(frame) == 1
+    frame.locator("#speed").select_option("4")
+    frame.locator("body").press(" ")  # play
+    frame.wait_for_function("Number(document.body.dataset.frame) === 3", timeout=10_000)
+    assert frame.evaluate("document.body.dataset.playing") == "no"  # stops at the end
+    assert "The tree is complete" in frame.locator("#status").inner_text()
+    frame.locator("#scrub").fill("2")
+    assert shown(frame) == 2
+    frame.locator("#first").click()
+    assert shown(frame) == 0
+    assert len(sent) == before  # no message to the server: every step ran in the browser
+    frame.locator("#last").click()
+    frame.locator("#zoomIn").click()
+    frame.locator("#fit").click()
+    assert_no_exception_box(page)
+    screenshot(page, "decision-tree-player")
+
+
+def test_a_pruned_tree_with_a_minimum_gain_comes_back_from_its_link(server, browser_page):
+    page = browser_page
+    open_link(page, server, {"tree_data": "1984 congressional votes"})
+    page.get_by_text("Reduced-error pruning").click()
+    wait_for_app(page)
+    page.wait_for_function("() => location.search.includes('tree_prune')")
+    page.goto(page.url.replace("tree_prune", "tree_min_gain=0.05&tree_prune"))
+    wait_for_app(page)
+    link = page.url
+    nodes = player(page).evaluate("JSON.stringify(DATA.nodes)")
+    assert "tree_min_gain=0.05" in link and "tree_prune=true" in link
+    other = page.context.new_page()  # a new tab is a new Streamlit session: only the link carries the view
+    try:
+        other.goto(link)
+        wait_for_app(other)
+        assert player(other).evaluate("JSON.stringify(DATA.nodes)") == nodes
+        assert len(json.loads(nodes)) < 61  # pruned, not the full 61-node tree
+    finally:
+        other.close()
+
+
+def test_presentation_mode_fits_the_tree_and_controls_in_1280x720(server, browser_page):
+    page = browser_page
+    page.set_viewport_size({"width": 1280, "height": 720})
+    open_link(page, server, {"present": "true", "tree_data": "1984 congressional votes", "tree_step": 10})
+    frame = player(page)
+    tree = frame.locator("#stage").bounding_box()  # in the page's viewport coordinates
+    play = frame.locator("#play").bounding_box()
+    assert tree["y"] + tree["height"] <= 720 and play["y"] + play["height"] <= 720
+    assert page.get_by_role("combobox", name="Data").bounding_box()["y"] < 720
+    sizes = frame.evaluate(
+        "[...document.querySelectorAll('#view text')].map(t => t.getBoundingClientRect().height)"
     )
-    page.get_by_text("Prediction: No").first.wait_for()  # the first day: Sunny, High humidity
-    before = svg.evaluate("node => node.innerHTML").lower().count(PATH)
-    choose(page, "Outlook", "Overcast")
-    page.get_by_text("Prediction: Yes").first.wait_for()
-    page.wait_for_timeout(500)
-    after = svg.evaluate("node => node.innerHTML").lower().count(PATH)
-    assert 0 < after < before  # Outlook → Overcast leaf: a shorter path than Outlook → Humidity → leaf
-    assert_no_exception_box(page)
-    screenshot(page, "decision-tree-play-tennis")
+    assert sizes and min(sizes) >= 18 * 0.95  # labels readable from the back of the room
+    page.screenshot(path=str(screenshot(page, "decision-tree-present-720p")), full_page=False)
 
 
-def test_step_by_step_shows_the_gains_of_each_split(tree_page):
-    page = tree_page
-    open_tab(page, "Step by step")
-    page.get_by_text("Split 1 of 3").wait_for()
-    slider = page.get_by_role("group", name="Split", exact=True)
-    track = slider.locator('div[data-orientation="horizontal"]').first.bounding_box()
-    thumb = slider.locator('input[type="range"]').locator("xpath=../..").bounding_box()
-    middle = thumb["y"] + thumb["height"] / 2
-    page.mouse.move(thumb["x"] + thumb["width"] / 2, middle)
-    page.mouse.down()
-    page.mouse.move(track["x"] + track["width"] + 10, middle, steps=10)
-    page.mouse.up()
-    page.get_by_text("Split 3 of 3").wait_for()
-    page.locator('[data-testid="stDataFrame"]').last.wait_for()  # the gains table (drawn on a canvas)
-    page.get_by_text("The winner is highlighted").wait_for()
-    step_tree = svg_text(tree_svg(page, 1))
-    assert "Humidity" in step_tree and "Wind" in step_tree  # all three splits are drawn
-    assert_no_exception_box(page)
-    screenshot(page, "decision-tree-step-by-step")
+def test_2d_regions_click_a_point_to_follow_its_path(server, browser_page):
+    page = browser_page
+    open_link(page, server, {"tree_data": "XOR (2-D points)", "tree_tab": "Regions"})
+    page.locator('[data-testid="stVegaLiteChart"]').first.wait_for()
+    frame = player(page)
+    assert frame.evaluate("DATA.path.length") >= 2
+    screenshot(page, "decision-tree-regions")
 
 
-def test_the_slides_table_shows_its_worked_numbers(tree_page):
-    page = tree_page
-    choose(page, "Data", "HasKids & Dora (slides)")
-    open_tab(page, "Step by step")
-    page.get_by_text("H(y | HasKids = Yes) = 0.918 (3 rows)").wait_for()
-    assert_no_exception_box(page)
-    screenshot(page, "decision-tree-slides")
+def test_an_upload_full_of_markup_makes_no_request_outside_the_app(server, browser_context):
+    own = urlsplit(server).netloc
+    outside: list[str] = []
 
+    def guard(route):
+        parts = urlsplit(route.request.url)
+        if parts.scheme in ("data", "blob", "about") or parts.netloc == own:
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
 
-def test_the_votes_are_evaluated_as_in_the_post(tree_page):
-    page = tree_page
-    choose(page, "Data", "1984 congressional votes")
-    open_tab(page, "Tree")
-    page.get_by_text("Prediction:").first.wait_for()
-    tree_svg(page).wait_for()
-    screenshot(page, "decision-tree-votes")
-    open_tab(page, "Evaluation")
-    page.get_by_text("96.1%").wait_for(timeout=60_000)
-    page.locator('[data-testid="stImage"] img').nth(1).wait_for()
-    assert_no_exception_box(page)
-    screenshot(page, "decision-tree-votes-evaluation")
-
-
-def test_a_bad_csv_upload_gives_a_clear_error(tree_page):
-    page = tree_page
-    choose(page, "Data", "Upload a CSV")
-    page.locator('input[type="file"]').set_input_files(
-        files=[{"name": "ragged.csv", "mimeType": "text/csv", "buffer": b"a,b,c\nx,y\n1,2,3\n"}]
-    )
-    error = page.locator('[data-testid="stAlertContentError"]')
-    error.wait_for()
-    assert "line 2 has 2 fields" in error.inner_text()
-    assert_no_exception_box(page)
-    screenshot(page, "decision-tree-bad-csv")
-    page.locator('input[type="file"]').set_input_files(
-        files=[
-            {
-                "name": "days.csv",
-                "mimeType": "text/csv",
-                "buffer": b"Sky,Ride\nSunny,Yes\nRain,No\nSunny,Yes\n",
-            }
-        ]
-    )
-    page.wait_for_function(
-        "() => document.querySelector('[data-testid=\"stGraphVizChart\"] svg')?.textContent.includes('Sky')"
-    )
-    assert_no_exception_box(page)
+    browser_context.route("**/*", guard)
+    page = browser_context.new_page()
+    try:
+        open_link(page, server, {"tree_data": "Upload a CSV"})
+        csv = (
+            f'"{HOSTILE}",<img src=http://example.invalid/b.png>,label\n'
+            f"{HOSTILE},x,[y](http://example.invalid/c)\nno,<b>z</b>,b\n{HOSTILE},x,[y](http://example.invalid/c)\n"
+        )
+        page.locator('input[type="file"]').set_input_files(
+            files=[{"name": f"{HOSTILE}.csv", "mimeType": "text/csv", "buffer": csv.encode()}]
+        )
+        frame = player(page)
+        assert HOSTILE in frame.locator("#tree").text_content()  # shown as text
+        for tab in ("Rules", "Evaluation", "Regions", "Tree"):
+            page.get_by_role("tab", name=tab, exact=True).click()
+            wait_for_app(page)
+        page.locator('input[type="file"]').set_input_files(
+            files=[{"name": f"{HOSTILE}.csv", "mimeType": "text/csv", "buffer": b"a,a\n1,2\n"}]
+        )
+        page.locator('[data-testid="stAlertContentError"]').wait_for()
+        assert HOSTILE in page.locator('[data-testid="stAlertContentError"]').inner_text()
+        assert_no_exception_box(page)
+        screenshot(page, "decision-tree-upload-markup")
+        assert outside == []
+    finally:
+        page.close()
+        browser_context.unroute("**/*", guard)

@@ -1,165 +1,302 @@
-"""The ID3 page in AppTest: every table, every option, the sliders at their ends, uploads good
-and bad, and the numbers the lesson promises (the slides' 0.918, the post's 96 % on the votes)."""
+"""The ID3 page in AppTest: every table and tab, widgets at their extremes, the sources' numbers
+(the slides' 0.9183 / 0.6887 / 0.3113 and their ln figures, Test1 vs Test2, the post's claims on
+the votes), links that carry the view, uploads good, bad and hostile, and each "Try this" reveal
+checked against the library."""
 
+from __future__ import annotations
+
+import json
+import math
+import os
+
+import numpy as np
 import pytest
-from conftest import assert_no_exception, open_page
+from conftest import ROOT, assert_no_exception, open_page
 
-from classic.id3 import CRITERIA, MISSING
+from classic import datasets, id3, id3_lessons
+from classic.viz import tree_figures as figures
+from pages._ui.url import code_span
 
-TABLES = ["Arya's riding data", "Play Tennis", "HasKids & Dora (slides)", "1984 congressional votes"]
+TABLES = [name for name in figures.data_sets(None) if name != figures.UPLOAD]
+SMALL = [
+    "Arya's riding data (the post)",
+    "Play Tennis",
+    "HasKids & Dora (the slides)",
+    "Test1 vs Test2 (the slides)",
+]
+TABS = ["Tree", "Regions", "Rules", "Evaluation", "AND vs parity"]
+HOSTILE = "![x](http://example.invalid/a.png)"
 
 
-@pytest.fixture
-def page():
-    at = open_page("decision-tree")
+def linked(params: dict, timeout: float = 60):
+    """The page opened from a link carrying ``params`` (as a fresh browser would)."""
+    from streamlit.testing.v1 import AppTest
+
+    os.chdir(ROOT)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=timeout)
+    for key, value in params.items():
+        at.query_params[key] = str(value)
+    at.run()
+    at.switch_page("pages/decision-tree.py")
+    at.run()
     assert_no_exception(at)
     return at
 
 
-def dots(at) -> list[str]:
-    return [chart.proto.spec for chart in at.get("graphviz_chart")]
+def player(at, index: int = 0) -> dict:
+    """The JSON the step player was given (from its iframe's document)."""
+    html = at.get("iframe")[index].proto.srcdoc
+    start = html.index("const DATA = ") + len("const DATA = ")
+    return json.loads(html[start : html.index(";\nconst T = DATA.theme")].replace("<\\/", "</"))
 
 
 def text(at) -> str:
-    return " ".join(m.value for m in [*at.markdown, *at.caption, *at.success, *at.info, *at.error])
+    return " ".join(
+        e.value for e in [*at.markdown, *at.caption, *at.info, *at.error, *at.success, *at.warning]
+    )
 
 
-def choose(at, key: str, value):
-    at.selectbox(key=key).set_value(value).run()
+def test_default_page_plays_arya_tree_with_a_path():
+    at = open_page("decision-tree")
     assert_no_exception(at)
-    return at
-
-
-def test_default_page_shows_arya_tree_post_tree_and_explanation(page):
-    assert page.title[0].value == "ID3 decision tree"
-    tree_dot, step_dot, post_dot, id3_dot = dots(page)
-    assert "Temperature" in tree_dot and "#D55E00" in tree_dot  # the record's path is highlighted
-    assert "Wind" in post_dot and "no training rows" in post_dot
-    assert "Temperature" in id3_dot and "Wind" not in id3_dot
-    body = text(page)
-    assert "Temperature 1.000" in body and "Wind 0.459" in body
-    assert "disagree on" in body
-    assert [m.label for m in page.metric][:4] == ["Nodes", "Leaves", "Depth", "Training accuracy"]
-    labels = [b.proto.label for b in page.get("download_button")]
-    assert {"DOT source", "Rules (text)"} <= set(labels)
+    assert at.title[0].value == "ID3 decision tree"
+    data = player(at)
+    model = id3.ID3(missing="branch").fit(*datasets.load_arya())
+    assert len(data["nodes"]) == model.n_nodes_ and data["start"] == len(data["steps"])
+    assert data["nodes"][0]["test"] == model.root_.feature == "Temperature"
+    assert data["path"] == [node.id for node in model.decision_path(datasets.load_arya()[0][0])]
+    assert data["theme"]["highlight"] == figures.theme.HIGHLIGHT
+    assert [t.label for t in at.tabs] == TABS
 
 
 @pytest.mark.parametrize("table", TABLES)
-def test_every_table_grows_draws_and_steps_to_the_last_split(page, table):
-    at = choose(page, "tree_data", table)
-    assert dots(at)[0].startswith("digraph")
-    slider = at.slider(key="tree_step") if any(s.key == "tree_step" for s in at.slider) else None
-    if slider is not None:
-        slider.set_value(slider.max).run()
+def test_every_table_on_every_tab_with_widgets_at_their_extremes(table):
+    at = linked({"tree_data": table})
+    for tab in TABS:
+        at.session_state["tree_tab"] = tab
+        at.run()
         assert_no_exception(at)
-        last = int(slider.max)
-        assert f"Split {last} of {last}" in text(at)
-    assert "IF " in at.code[0].value and " THEN " in at.code[0].value
-
-
-def test_slides_table_shows_the_worked_entropy_numbers(page):
-    at = choose(page, "tree_data", "HasKids & Dora (slides)")
-    body = text(at)
-    assert "H(y | HasKids = Yes) = 0.918 (3 rows)" in body
-    table = at.dataframe[-1].value
-    row = table[table["feature"] == "HasKids"].iloc[0]
-    assert row["entropy before"] == pytest.approx(1.0)
-    assert row["weighted entropy after"] == pytest.approx(0.918, abs=1e-3)
-
-
-def test_play_tennis_first_split_shows_what_the_posts_unweighted_gain_would_choose(page):
-    at = choose(page, "tree_data", "Play Tennis")
-    assert "Split 1 of 3" in text(at)
-    assert "would have chosen **Humidity**" in text(at)
-    table = at.dataframe[-1].value
-    assert list(table.columns) == [
-        "feature",
-        "entropy before",
-        "weighted entropy after",
-        "gain",
-        "post's unweighted entropy gain",
-    ]
-    at = choose(at, "tree_criterion", "gain_ratio")
-    assert "gain ratio" in at.dataframe[-1].value.columns
-
-
-def test_votes_evaluation_reports_the_posts_numbers(page):
-    at = choose(page, "tree_data", "1984 congressional votes")
-    metrics = {m.label: m.value for m in at.metric}
-    protocol = next(value for label, value in metrics.items() if label.startswith("The post's test"))
-    assert protocol == "96.1%"
-    assert "232 complete rows" in next(label for label in metrics if label.startswith("The post's test"))
-    assert metrics["10-fold cross-validation, unpruned"] == "95.2%"
-
-
-@pytest.mark.parametrize("criterion", CRITERIA)
-@pytest.mark.parametrize("missing", MISSING)
-def test_every_criterion_and_missing_value_strategy_on_the_votes(page, criterion, missing):
-    at = choose(page, "tree_data", "1984 congressional votes")
-    at = choose(at, "tree_criterion", criterion)
-    at = choose(at, "tree_missing", missing)
-    assert "physician" in dots(at)[0]
-    assert "Prediction:" in at.success[0].value
-
-
-def test_sliders_and_toggle_at_their_ends(page):
-    at = choose(page, "tree_data", "Play Tennis")
-    at.select_slider(key="tree_depth").set_value(1).run()
+    at.session_state["tree_tab"] = "Tree"
+    for key, value in (("tree_depth", 1), ("tree_depth", 12), ("tree_min_gain", 0.5), ("tree_min_gain", 0.0)):
+        at.slider(key=key).set_value(value).run()
+        assert_no_exception(at)
+    data = player(at)
+    assert at.slider(key="tree_step").max == len(data["steps"])
+    at.slider(key="tree_step").set_value(0).run()
+    assert player(at)["start"] == 0
+    at.number_input(key="tree_row").set_value(5000).run()
     assert_no_exception(at)
-    assert {m.label: m.value for m in at.metric}["Depth"] == "1"
-    at.select_slider(key="tree_depth").set_value(12).run()
-    at.slider(key="tree_min_gain").set_value(0.5).run()
-    assert_no_exception(at)
-    assert {m.label: m.value for m in at.metric}["Nodes"] == "1"
-    assert "single leaf" in text(at)
-    at.slider(key="tree_min_gain").set_value(0.0).run()
-    at = choose(at, "tree_data", "1984 congressional votes")
     at.toggle(key="tree_prune").set_value(True).run()
     for fraction in (0.1, 0.5):
         at.slider(key="tree_fraction").set_value(fraction).run()
         assert_no_exception(at)
-        assert "pruning" in text(at)
     at.number_input(key="tree_seed").set_value(2**31 - 1).run()
     assert_no_exception(at)
-    nodes = {m.label: m for m in at.metric}["Nodes"]
-    assert int(nodes.value) < 61
+    assert "nodes" in text(at)
 
 
-def test_a_record_with_every_value_missing_follows_every_branch(page):
-    at = choose(page, "tree_data", "1984 congressional votes")
-    for box in at.selectbox:
-        if box.key and box.key.startswith("tree_record_"):
-            box.set_value("?")
-    at.run()
+def test_depth_one_and_a_high_minimum_gain_shrink_the_tree():
+    at = linked({"tree_data": "Play Tennis", "tree_depth": 1})
+    assert "depth 1" in text(at) and len(player(at)["steps"]) == 1
+    at = linked({"tree_data": "Play Tennis", "tree_min_gain": 0.5})
+    assert player(at)["steps"] == [] and "1 nodes" in text(at)
+
+
+def test_the_slides_hasKids_table_in_bits_and_in_nats():
+    at = linked({"tree_data": "HasKids & Dora (the slides)", "tree_step": 1})
+    step = player(at)["steps"][0]
+    assert step["rows"] == [["HasKids", "1.0000", "0.6887", "0.3113"]]
+    assert step["header"][1:3] == ["H (bits) before", "H (bits) after"]
+    assert "Yes: 6 rows (No 2 · Yes 4), H (bits) = 0.9183, weight 6/8" in step["terms"]["HasKids"]
+    scores, terms = (frame.value for frame in at.dataframe[:2])
+    assert scores["gain"].tolist() == pytest.approx([0.3113], abs=5e-5)
+    assert terms["H (bits)"].tolist() == ["0.0000", "0.9183"] and terms["weight"].tolist() == ["2/8", "6/8"]
+    at = linked(
+        {"tree_data": "HasKids & Dora (the slides)", "tree_log": "nats (ln, the slides' second example)"}
+    )
+    scores, terms = (frame.value for frame in at.dataframe[:2])
+    assert list(scores.columns[1:3]) == ["H (nats) before", "H (nats) after"]
+    assert scores["H (nats) after"].tolist() == pytest.approx([0.4774], abs=5e-5)
+    assert terms["H (nats)"].tolist() == ["0.0000", "0.6365"]
+
+
+def test_the_slides_test1_beats_test2():
+    at = linked({"tree_data": "Test1 vs Test2 (the slides)"})
+    step = player(at)["steps"][0]
+    assert step["rows"][step["chosen"]][0] == "Test1"
+    assert {row[0]: row[-1] for row in step["rows"]} == {"Test1": "0.1226", "Test2": "0.0225"}
+
+
+def test_step_table_and_terms_show_the_same_numbers_on_the_votes(data_home):
+    at = linked({"tree_data": figures.VOTES, "tree_missing": "branch", "tree_step": 2})
+    scores, terms = (frame.value for frame in at.dataframe[:2])
+    for _, row in scores.iterrows():
+        mine = terms[terms["test"] == row["test"]]
+        known = mine[mine["weight"] != "no branch"]
+        weights = [int(a) / int(b) for a, b in (w.split("/") for w in known["weight"])]
+        after = sum(w * float(h) for w, h in zip(weights, known["H (bits)"], strict=True))
+        assert after == pytest.approx(row["H (bits) after"], abs=1e-3)  # terms printed to 4 places
+        assert row["gain"] == pytest.approx(row["known"] * (row["H (bits) before"] - row["H (bits) after"]))
+
+
+def test_missing_value_rules_are_named_for_what_they_are():
+    at = open_page("decision-tree")
+    options = at.selectbox(key="tree_missing").options
+    assert "Follow every branch, counts added (the post)" in options
+    assert "Fractional, weighted by training share (C4.5)" in options
+
+
+def test_votes_evaluation_sets_the_posts_claims_beside_the_computed_numbers(data_home):
+    at = linked({"tree_data": figures.VOTES, "tree_tab": "Evaluation"}, timeout=120)
+    X, y, names = datasets.load_house_votes()
+    claims = at.dataframe[-1].value
+    assert set(claims["the post"]) == {"around 90%", "adoption-of-the-budget-resolution"}
+    roots = id3_lessons.complete_rows_root(X, y, names)
+    assert roots == {"weighted": "physician-fee-freeze", "unweighted": "physician-fee-freeze"}
+    assert claims["computed here"].tolist()[-2:] == ["physician-fee-freeze", "physician-fee-freeze"]
+    for result in id3_lessons.posts_protocol(X, y):
+        assert f"{result.correct}/{result.total} = {result.accuracy:.1%}" in claims["computed here"].tolist()
+    assert "10-fold cross-validation" in at.dataframe[0].value["experiment"].tolist()[0]
+    assert at.get("vega_lite_chart")
+
+
+def test_regions_of_2d_points_one_box_per_leaf_and_the_chosen_points_leaf_outlined():
+    at = linked({"tree_data": "XOR (2-D points)", "tree_tab": "Regions", "tree_row": 3})
+    X, y = datasets.xor(200, 0.15, 0)
+    model = id3.ID3(missing="branch").fit(X, np.char.add("class ", y.astype(str)), ["x1", "x2"])
+    spec = json.loads(at.get("vega_lite_chart")[0].proto.spec)
+    boxes = spec["layer"][0]["data"]["values"]
+    assert len(boxes) == model.n_leaves_
+    assert [b["leaf"] for b in boxes if b["on_path"]] == [int(model.apply(X[2:3])[0])]
+    assert player(at)["path"][-1] == int(model.apply(X[2:3])[0])
+
+
+def test_and_against_parity_plot_uses_the_librarys_counts():
+    at = linked({"tree_tab": "AND vs parity"})
+    spec = json.loads(at.get("vega_lite_chart")[0].proto.spec)
+    sizes = id3_lessons.representation_sizes()
+    assert (
+        spec["title"] == "Nodes ID3 needs for n binary features"
+        and spec["encoding"]["y"]["scale"]["type"] == "log"
+    )
+    values = figures.representation_spec(sizes)["data"]["values"]
+    assert (
+        [v["nodes"] for v in values if v["function"] == "parity"]
+        == sizes["parity"]
+        == [2 ** (n + 1) - 1 for n in range(2, 9)]
+    )
+    assert [v["nodes"] for v in values if v["function"] == "AND"] == [2 * n + 1 for n in range(2, 9)]
+    assert "O(2ⁿ)" in text(at)
+
+
+def test_a_pruned_tree_with_a_minimum_gain_comes_back_from_its_link(data_home):
+    settings = {"tree_data": figures.VOTES, "tree_prune": "true", "tree_min_gain": 0.05, "tree_seed": 3}
+    first, second = linked(settings), linked(settings)
+    assert player(first)["nodes"] == player(second)["nodes"]
+    model = id3.PrunedID3(missing="branch", min_gain=0.05, validation_fraction=0.25, random_state=3)
+    model.fit(*datasets.load_house_votes())
+    assert len(player(first)["nodes"]) == model.n_nodes_ < 61
+
+
+def test_hostile_link_values_are_ignored_with_a_note():
+    at = linked({"tree_data": HOSTILE, "tree_depth": "1e308", "tree_tab": "<script>"})
+    assert at.selectbox(key="tree_data").value == TABLES[0]
+    assert "could not be used" in text(at)
+
+
+def upload(at, name: str, data: bytes):
+    at.file_uploader(key="tree_upload").set_value((name, data, "text/csv")).run()
     assert_no_exception(at)
-    assert "Prediction:" in at.success[0].value
-    assert dots(at)[0].count("#D55E00") > 20  # most of the tree is on the path
+    return at
 
 
-def test_uploaded_csv_grows_a_tree_and_bad_files_give_clear_errors(page):
-    at = choose(page, "tree_data", "Upload a CSV")
+def test_an_uploaded_csv_grows_a_tree_and_bad_files_give_one_clear_error():
+    at = linked({"tree_data": figures.UPLOAD})
     assert "Upload a CSV file" in at.info[0].value
-    upload = at.file_uploader(key="tree_upload")
-    good = b"Outlook,Wind,Play\nSunny,Weak,No\nRain,Strong,Yes\nSunny,Strong,No\nRain,Weak,Yes\n"
-    upload.set_value(("days.csv", good, "text/csv")).run()
-    assert_no_exception(at)
-    assert "Outlook" in dots(at)[0]
-    label = next(box for box in at.selectbox if box.label.startswith("Label column"))
-    assert label.value == "Play"
-    label.set_value("Wind").run()
-    assert_no_exception(at)
-    assert "Strong 2 · Weak 2" in dots(at)[0]  # no feature tells anything about Wind: one leaf
-    for name, data, message in (
-        ("ragged.csv", b"a,b,c\nx,y\n1,2,3\n", "line 2 has 2 fields"),
-        ("picture.csv", b"\x89PNG\r\n\x1a\n\x00\x00\x00", "not text"),
-        ("empty.csv", b"", "empty"),
-        ("header.csv", b"a,a\n1,2\n3,4\n", "more than once"),
+    upload(
+        at, "days.csv", b"Outlook,Wind,Play\nSunny,Weak,No\nRain,Strong,Yes\nSunny,Strong,No\nRain,Weak,Yes\n"
+    )
+    assert player(at)["nodes"][0]["test"] == "Outlook"
+    numeric = b"size,weight,label\n1,5,a\n2,6,a\n3,7,b\n4,8,b\n"
+    upload(at, "numbers.csv", numeric)
+    assert player(at)["nodes"][0]["test"] == "size" and any(
+        "<=" in (n["edge"] or "") for n in player(at)["nodes"]
+    )
+    for name, data in (
+        ("ragged.csv", b"a,b,c\nx,y\n1,2,3\n"),
+        ("picture.csv", b"\x89PNG\r\n\x1a\n\x00\x00\x00"),
+        ("empty.csv", b""),
+        ("header.csv", b"a,a\n1,2\n3,4\n"),
+        ("blank-label.csv", b"f,label\nx,Yes\ny,\nz,No\n"),
+        ("control.csv", b"a,b\nx\x07,1\ny,2\n"),
     ):
-        at.file_uploader(key="tree_upload").set_value((name, data, "text/csv")).run()
+        upload(at, name, data)
+        assert len(at.error) == 1 and "cannot be used" in at.error[0].value, name
+        assert not at.get("iframe")
+
+
+def test_markup_in_an_upload_is_shown_as_text_everywhere():
+    at = linked({"tree_data": figures.UPLOAD})
+    evil = (
+        f"{HOSTILE},label\nyes,[a](http://example.invalid)\nno,b\nyes,[a](http://example.invalid)\n".encode()
+    )
+    upload(at, "evil.csv", evil)
+    data = player(at)
+    assert data["nodes"][0]["test"] == HOSTILE  # JSON text, set with textContent by the player
+    link = "[a](http://example.invalid)"
+    assert code_span(link) in at.caption[0].value  # the row's label, verbatim in a code span
+    markdown = " ".join(e.value for e in [*at.markdown, *at.caption, *at.error, *at.info])
+    assert markdown.replace(code_span(link), "").count("](http") == 0  # no other copy outside a code span
+    for tab in ("Rules", "Evaluation", "Regions"):
+        at.session_state["tree_tab"] = tab
+        at.run()
         assert_no_exception(at)
-        assert at.error and name in at.error[0].value and message in at.error[0].value
-        assert not at.get("graphviz_chart")
-    blank_label = b"f,label\nx,Yes\ny,\nz,No\n"
-    at.file_uploader(key="tree_upload").set_value(("blank.csv", blank_label, "text/csv")).run()
+    upload(at, HOSTILE + ".csv", b"a,a\n1,2\n")
+    assert at.error[0].value.startswith(f"The file {code_span(HOSTILE + '.csv')} cannot be used: `")
+
+
+def test_a_table_too_big_to_draw_is_drawn_to_a_depth_with_a_note():
+    rng = np.random.default_rng(0)
+    values = np.char.add("v", rng.integers(0, 30, size=(600, 8)).astype(str))
+    rows = "\n".join(",".join(r) + f",{c}" for r, c in zip(values, rng.integers(0, 4, 600), strict=True))
+    at = linked({"tree_data": figures.UPLOAD})
+    upload(at, "big.csv", (",".join(f"c{j}" for j in range(8)) + ",label\n" + rows).encode())
+    data = player(at)
+    assert len(data["nodes"]) <= figures.MAX_DRAWN_NODES and data["note"].startswith("The tree is too big")
+    assert "too big to draw" in text(at)
+
+
+def reveal(at, index: int, choice: str):
+    at.radio(key=f"decision-tree_try_{index}").set_value(choice).run()
     assert_no_exception(at)
-    assert "every row needs a label" in at.error[0].value
+    return at
+
+
+def test_each_try_this_step_reveals_the_librarys_answer():
+    at = open_page("decision-tree")
+    steps = figures.try_this_steps()
+    assert 4 <= len(steps) <= 6
+    tennis = id3.ID3().fit(*datasets.load_play_tennis())
+    X, y, _ = datasets.load_has_kids()
+    expected = [
+        tennis.root_.feature,
+        f"{id3.information_gain(X[:, 0], y):.4f}",
+        id3.ID3().fit(*datasets.load_two_tests()).root_.feature,
+        "Yes" if id3.ID3().fit(*datasets.load_arya()).root_.feature == "Wind" else "No",
+        str(2 ** (4 + 1) - 1),
+    ]
+    assert [step["answer"] for step in steps] == expected == ["Outlook", "0.3113", "Test1", "No", "31"]
+    for i, step in enumerate(steps, start=1):
+        reveal(at, i, step["answer"])
+        assert any(f"Right: **{step['answer']}**" in s.value for s in at.success)
+        wrong = next(option for option in step["options"] if option != step["answer"])
+        reveal(at, i, wrong)
+        assert any(f"it is **{step['answer']}**" in w.value for w in at.warning)
+
+
+def test_how_it_works_shows_the_textbook_id3_and_the_scoring_function():
+    at = open_page("decision-tree")
+    code = " ".join(c.value for c in at.code)
+    assert "def textbook_id3" in code and "def split_scores" in code
+    X, y, _ = datasets.load_has_kids()
+    assert math.isclose(id3.information_gain(X[:, 0], y), 0.3113, abs_tol=5e-5)
