@@ -39,8 +39,6 @@ from classic import _id3_engine as engine
 from classic._validation import Estimator, RandomState, check_is_fitted
 from classic.evaluation import train_test_split
 
-Layout = dict[str, dict[str, "Layout"]]
-
 CRITERIA = ("entropy", "gain_ratio", "gini")
 MISSING = ("fractional", "branch", "majority", "value")
 TOLERANCE = 1e-12  # scores closer than this are ties (the first column wins)
@@ -292,12 +290,11 @@ class SplitStep:
 
 @dataclass
 class _Pending:
-    """A node waiting to be split: its training rows, the features left, its hand-drawn layout."""
+    """A node waiting to be split: its training rows and the features left to test."""
 
     node: Node
     rows: np.ndarray
     available: list[int]
-    layout: Layout | None
 
 
 class ID3(Estimator):
@@ -371,17 +368,9 @@ class ID3(Estimator):
 
     def fit(self, X: Any, y: Any, feature_names: Sequence[str] | None = None) -> ID3:
         """Grow the tree on rows ``X`` (strings and/or numbers) with labels ``y``; returns self."""
-        return self._fit(X, y, feature_names, layout=None)
+        return self._fit(X, y, feature_names)
 
-    def fit_layout(self, X: Any, y: Any, layout: Layout, feature_names: Sequence[str] | None = None) -> ID3:
-        """Grow a tree of a given shape (a hand-drawn one) instead of choosing tests by score.
-
-        ``{"Wind": {"Low": {"Temperature": {}}}}`` tests Wind at the root and Temperature under
-        Wind = Low; every other child is a leaf. Counts and split tables are filled as by ``fit``.
-        """
-        return self._fit(X, y, feature_names, layout=layout)
-
-    def _fit(self, X: Any, y: Any, feature_names: Sequence[str] | None, layout: Layout | None) -> ID3:
+    def _fit(self, X: Any, y: Any, feature_names: Sequence[str] | None) -> ID3:
         self._check_params()
         X = engine.as_table(X)
         y = np.asarray(y).astype(str)
@@ -403,26 +392,8 @@ class ID3(Estimator):
             for v, numeric in zip(self.categories_, self.numeric_, strict=True)
         ]
         self._encoding = engine.Encoding(self.numeric_, branches, names, self.missing_value)
-        if layout is not None:
-            self._check_layout(layout, names)
-        self._grow(*self._encoding(X, self.missing == "value"), y_codes.astype(np.int64), layout)
+        self._grow(*self._encoding(X, self.missing == "value"), y_codes.astype(np.int64))
         return self
-
-    def _check_layout(self, layout: Layout, names: Sequence[str]) -> None:
-        if not isinstance(layout, dict) or len(layout) > 1:
-            raise ValueError(f"a layout is {{feature: {{value: layout}}}} with one feature, got {layout!r}")
-        for name, below in layout.items():
-            if name not in names:
-                raise ValueError(f"layout names feature {name!r}; the features are {list(names)}")
-            j = self.feature_names_.index(name)
-            if self.numeric_[j]:
-                raise ValueError(f"a layout can only test categorical features; {name!r} is numeric")
-            for value, sub in below.items():
-                if value not in self.categories_[j]:
-                    raise ValueError(
-                        f"layout gives {name} = {value!r}; its values are {list(self.categories_[j])}"
-                    )
-                self._check_layout(sub, [n for n in names if n != name])
 
     # -- growing -------------------------------------------------------------------------------
 
@@ -442,15 +413,13 @@ class ID3(Estimator):
 
     def _may_split(self, item: _Pending) -> bool:
         node = item.node
-        if item.layout is not None:
-            return bool(item.layout) and node.n_samples > 0
         return (
             bool(item.available)
             and sum(1 for n in node.counts.values() if n) > 1
             and (self.max_depth is None or node.depth < self.max_depth)
         )
 
-    def _grow(self, codes: np.ndarray, values: np.ndarray, y: np.ndarray, layout: Layout | None) -> None:
+    def _grow(self, codes: np.ndarray, values: np.ndarray, y: np.ndarray) -> None:
         """Breadth first, one level at a time: score all its nodes' candidates together, then split."""
         n_classes = len(self.classes_)
         self._class_names = [str(c) for c in self.classes_]
@@ -458,7 +427,7 @@ class ID3(Estimator):
         self._nodes: list[Node] = []
         self.steps_: list[SplitStep] = []
         self.root_ = self._make_node(np.bincount(y, minlength=n_classes).tolist(), 0, None)
-        level = [_Pending(self.root_, np.arange(len(y)), list(range(codes.shape[1])), layout)]
+        level = [_Pending(self.root_, np.arange(len(y)), list(range(codes.shape[1])))]
         while level := [item for item in level if self._may_split(item)]:
             # A feature with one value at a node is no candidate (so min_gain < 0 never picks it).
             scores, tables = data.score_level(
@@ -470,17 +439,18 @@ class ID3(Estimator):
             level = following
         self._compile()
 
+    def _choose(self, node: Node, available: list[int], score: np.ndarray) -> int | None:
+        """The feature to test at ``node``: the best score above ``min_gain`` (ties: the first column)."""
+        options = score[available]
+        k = int(np.argmax(options >= options.max() - TOLERANCE))
+        return available[k] if options[k] > self.min_gain + TOLERANCE else None
+
     def _split(self, item: _Pending, score: np.ndarray, table: list, codes, values, y) -> list[_Pending]:
-        """Split one node on its best test (or the layout's); the children, waiting their turn."""
+        """Split one node on the test ``_choose`` picks; the children, waiting their turn."""
         node, rows, available = item.node, item.rows, item.available
-        if item.layout is not None:
-            j = self.feature_names_.index(next(iter(item.layout)))
-        else:
-            options = score[available]
-            k = int(np.argmax(options >= options.max() - TOLERANCE))  # ties: the first column
-            if not options[k] > self.min_gain + TOLERANCE:
-                return []
-            j = available[k]
+        j = self._choose(node, available, score)
+        if j is None:
+            return []
         branches, counts, _, threshold = table[j]
         node.feature, node.feature_index, node.threshold = self.feature_names_[j], j, threshold
         node.step = len(self.steps_)
@@ -508,8 +478,7 @@ class ID3(Estimator):
         for b, key in enumerate(branches):
             child = self._make_node(counts[b], node.depth + 1, node)
             node.children[key], node.shares[key] = child, sizes[b] / known
-            below = None if item.layout is None else item.layout[node.feature].get(key, {})
-            children.append(_Pending(child, groups[b], rest, below))
+            children.append(_Pending(child, groups[b], rest))
         return children
 
     # -- prediction ----------------------------------------------------------------------------

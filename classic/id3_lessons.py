@@ -33,9 +33,57 @@ from classic.id3 import (
     rows_with_missing,
 )
 
+Layout = dict[str, dict[str, "Layout"]]
+
 # The post's hand-drawn tree for Arya's data: Wind at the root, Temperature under Wind = Low
 # (Wind = High is a "No" leaf; Wind = Low, Temperature = Hot, never seen, is its "None" leaf).
-POST_ARYA_LAYOUT = {"Wind": {"Low": {"Temperature": {}}}}
+POST_ARYA_LAYOUT: Layout = {"Wind": {"Low": {"Temperature": {}}}}
+
+
+class DrawnTree(ID3):
+    """A tree of a given shape (a hand-drawn one): the tests come from ``layout``, not from scores.
+
+    ``{"Wind": {"Low": {"Temperature": {}}}}`` tests Wind at the root and Temperature under
+    Wind = Low; every other child is a leaf. Counts and split tables are filled as by ID3's
+    ``fit``, so the two trees can be compared. Set ``layout_`` before ``fit`` (see ``fit_layout``).
+    """
+
+    layout_: Layout = {}
+
+    def _choose(self, node: Any, available: list[int], score: np.ndarray) -> int | None:
+        here = self.layout_
+        for feature, value in self.conditions(node):
+            here = here[feature].get(value, {})
+        return self.feature_names_.index(next(iter(here))) if here else None
+
+    def _may_split(self, item: Any) -> bool:
+        return item.node.n_samples > 0 and bool(item.available)
+
+
+def fit_layout(
+    X: Any, y: Any, layout: Layout, feature_names: Sequence[str] | None = None, **params: Any
+) -> ID3:
+    """A :class:`DrawnTree` of shape ``layout`` fitted on ``X, y`` (``params``: ID3's)."""
+    names = list(feature_names) if feature_names is not None else [f"x{j}" for j in range(np.shape(X)[1])]
+    values = {name: set(np.asarray(X, dtype=str)[:, j].tolist()) for j, name in enumerate(names)}
+
+    def check(layout: Layout, left: list[str]) -> None:
+        if not isinstance(layout, dict) or len(layout) > 1:
+            raise ValueError(f"a layout is {{feature: {{value: layout}}}} with one feature, got {layout!r}")
+        for name, below in layout.items():
+            if name not in left:
+                raise ValueError(f"layout names feature {name!r}; the features left are {left}")
+            for value, sub in below.items():
+                if value not in values[name]:
+                    raise ValueError(
+                        f"layout gives {name} = {value!r}; its values are {sorted(values[name])}"
+                    )
+                check(sub, [n for n in left if n != name])
+
+    check(layout, names)
+    tree = DrawnTree(**params)
+    tree.layout_ = layout
+    return tree.fit(X, y, names)
 
 
 def unweighted_information_gain(values: Any, labels: Any) -> float:

@@ -30,6 +30,7 @@ from classic.id3_lessons import (
     disagreement,
     evaluate,
     explain_split,
+    fit_layout,
     posts_protocol,
     representation_sizes,
     textbook_id3,
@@ -185,7 +186,7 @@ def test_arya_id3_tree_and_the_posts_hand_drawn_tree():
     gains = {c.feature: c.gain for c in tree.steps_[0].candidates()}
     assert gains["Temperature"] == pytest.approx(1.0)
     assert gains["Wind"] == pytest.approx(1 - 4 / 6 * 0.8113, abs=1e-4)
-    post = ID3().fit_layout(X, y, POST_ARYA_LAYOUT, names)
+    post = fit_layout(X, y, POST_ARYA_LAYOUT, names)
     assert post.root_.feature == "Wind" and post.root_.children["Low"].feature == "Temperature"
     assert post.steps_[0].chosen == "Wind"
     assert post.n_nodes_ == 6 and tree.n_nodes_ == 4
@@ -194,7 +195,7 @@ def test_arya_id3_tree_and_the_posts_hand_drawn_tree():
 
 def test_a_value_never_seen_at_a_node_is_the_posts_none_leaf():
     X, y, names = datasets.load_arya()
-    post = ID3().fit_layout(X, y, POST_ARYA_LAYOUT, names)
+    post = fit_layout(X, y, POST_ARYA_LAYOUT, names)
     low = post.root_.children["Low"]
     hot = low.children["Hot"]  # no windless day was hot
     assert hot.is_leaf and hot.n_samples == 0
@@ -412,7 +413,7 @@ def test_conditions_name_the_tests_on_the_way_to_a_node():
 
 def test_the_posts_tree_and_id3s_agree_on_six_days_not_on_all_72():
     X, y, names = datasets.load_arya()
-    post = ID3().fit_layout(X, y, POST_ARYA_LAYOUT, names)
+    post = fit_layout(X, y, POST_ARYA_LAYOUT, names)
     differ, possible = disagreement(post, ID3().fit(X, y, names))
     assert possible == 4 * 3 * 3 * 2
     assert 0 < differ < possible
@@ -462,7 +463,7 @@ def test_parameters_are_stored_unchanged_and_checked_in_fit():
     with pytest.raises(ValueError, match="fitted with 1"):
         ID3().fit([["a"]], ["x"]).predict([["a", "b"]])
     with pytest.raises(ValueError, match="its values are"):
-        ID3().fit_layout([["a"]], ["x"], {"x0": {"zz": {}}})
+        fit_layout([["a"]], ["x"], {"x0": {"zz": {}}})
 
 
 def test_fit_returns_self_and_deepcopy_gives_an_independent_tree():

@@ -8,7 +8,7 @@ import pytest
 
 from classic import datasets
 from classic.id3 import ID3
-from classic.id3_lessons import POST_ARYA_LAYOUT
+from classic.id3_lessons import POST_ARYA_LAYOUT, fit_layout
 from classic.viz import theme
 from classic.viz.tree import MAX_NODES, html_text, quoted, render_dot, to_dot
 
@@ -117,9 +117,7 @@ def test_five_thousand_classes_draw_without_a_syntax_error():
 @needs_dot
 def test_render_dot_makes_svg_and_png_and_explains_failures():
     X, y, names = datasets.load_arya()
-    drawing = to_dot(
-        ID3().fit_layout(X, y, POST_ARYA_LAYOUT, names), highlight=["Sunny", "Hot", "Low", "Low"]
-    )
+    drawing = to_dot(fit_layout(X, y, POST_ARYA_LAYOUT, names), highlight=["Sunny", "Hot", "Low", "Low"])
     svg = render_dot(drawing, "svg")
     assert svg.lstrip().startswith(b"<?xml") and b"Temperature" in svg and b"no training rows" in svg
     assert render_dot(drawing, "png").startswith(b"\x89PNG")
