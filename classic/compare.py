@@ -9,12 +9,13 @@ k-NN's fit only stores the points (a lazy learner), so its cost moves to predict
 perceptron and the tree do their work in ``fit``.
 
 The perceptron separates two classes, so every data set here has two. Its line is the pocket
-perceptron's: the weights with the fewest training mistakes seen in ``EPOCHS`` passes, the best
-line it finds when no line separates the classes (the pocket scores every update against all
-training points, so its passes are budgeted to ``POCKET_VISITS`` point visits). The kernel perceptron (dual form) replaces
-``x·z`` by the RBF kernel ``exp(−γ |x − z|²)`` with ``γ = 1 / (2 Var(X))``, the variance over
-all coordinates of the training points (scikit-learn's ``gamma="scale"`` for two features), so
-the same setting suits data of any spread; or by the polynomial kernel ``(x·z + 1)²``.
+perceptron's: the weights with the fewest training mistakes seen, the best line it finds when
+no line separates the classes. The pocket scores every update against all training points, so
+its passes are budgeted: as many as make ``POCKET_VISITS`` point visits, between 3 and
+``EPOCHS``. The kernel perceptron (dual form, ``EPOCHS`` passes) replaces ``x·z`` by the RBF
+kernel ``exp(−γ |x − z|²)`` with ``γ = 1 / (2 Var(X))``, the variance over all coordinates of
+the training points (scikit-learn's ``gamma="scale"`` for two features), so the same setting
+suits data of any spread; or by the polynomial kernel ``(x·z + 1)²``.
 
 ``describe`` turns the scores into the sentences the page shows: every number in them is
 computed from the fitted classifiers, never typed.
@@ -40,9 +41,7 @@ Points = tuple[np.ndarray, np.ndarray]
 TEST_SIZE = 0.3
 K_MAX = 100  # the largest k the page offers
 EPOCHS = 20
-# The pocket scores every update against the whole training set, so its passes are budgeted:
-# as many as make POCKET_VISITS point visits, between 3 and EPOCHS.
-POCKET_VISITS = 3000
+POCKET_VISITS = 1500
 GRID_CHUNK = 2000  # grid rows per prediction call: bounds the kernel perceptron's n × chunk matrix
 
 # The names are the URL values, as on the perceptron and k-NN pages; two classes each, as the
