@@ -54,8 +54,11 @@ def read_table(X: np.ndarray, missing_value: str) -> tuple[np.ndarray, list[np.n
     parsed = [numbers(X[:, j], missing_value) for j in range(X.shape[1])]
     parsed = [c if c is not None and not np.isnan(c).all() else None for c in parsed]
     numeric = np.array([c is not None for c in parsed], dtype=bool)
+    # A set of the column's strings is much faster than sorting them all (few distinct values).
     values = [
-        np.unique(c[~np.isnan(c)]) if c is not None else np.unique(X[:, j].astype(str))
+        np.unique(c[~np.isnan(c)])
+        if c is not None
+        else np.array(sorted(set(X[:, j].astype(str).tolist())), dtype=str)
         for j, c in enumerate(parsed)
     ]
     return numeric, values
@@ -204,26 +207,23 @@ class Training:
             :, self.categorical
         ]
 
-    def score_level(self, groups: list[np.ndarray], score: Any, tolerance: float) -> tuple[np.ndarray, list]:
+    def score_level(
+        self, groups: list[np.ndarray], score: Any, tolerance: float
+    ) -> tuple[np.ndarray, LevelTables]:
         """Every candidate test of every node (row group) of one level.
 
         ``score(counts, missing)`` scores count tables. Returns the scores ``[node, feature]``
-        (−inf: no candidate, e.g. a feature with one value there) and, per node and feature,
-        the test's table ``(branches, counts, missing rows, τ)``.
+        (−inf: no candidate, e.g. a feature with one value there) and the level's tables.
         """
         k, n_features = self.n_classes, len(self.numeric)
         scores = np.full((len(groups), n_features), -np.inf)
-        tables: list[list] = [[None] * n_features for _ in groups]
+        tables = LevelTables(self)
         if len(self.categorical):
             counts = categorical_counts(self.cells, self.y, groups, self.width, k)
-            known, missing = counts[:, :, :-1], counts[:, :, -1].sum(axis=2)
-            found = score(known, missing)
-            found[np.count_nonzero(known.sum(axis=3), axis=2) < 2] = -np.inf
+            tables.known, tables.missing = counts[:, :, :-1], counts[:, :, -1].sum(axis=2)
+            found = score(tables.known, tables.missing)
+            found[np.count_nonzero(tables.known.sum(axis=3), axis=2) < 2] = -np.inf
             scores[:, self.categorical] = found
-            for f, j in enumerate(self.categorical.tolist()):
-                size = len(self.branches[j])
-                for i in range(len(groups)):
-                    tables[i][j] = (self.branches[j], known[i, f, :size], int(missing[i, f]), None)
         node_of_row = np.full(len(self.y), -1, dtype=np.int64)
         for i, rows in enumerate(groups):
             node_of_row[rows] = i
@@ -233,14 +233,29 @@ class Training:
             )
             found = score(counts, missing[node])
             best = first_best(node, found, len(groups), tolerance)
-            for i, b in enumerate(best.tolist()):
-                if b < 0:
-                    tables[i][j] = (["", ""], np.zeros((2, k), np.int64), int(missing[i]), None)
-                    continue
-                tau = float(threshold[b])
-                tables[i][j] = (threshold_branches(tau), counts[b], int(missing[i]), tau)
-                scores[i, j] = found[b]
+            chosen = best >= 0
+            scores[chosen, j] = found[best[chosen]]
+            tables.thresholds[j] = (best, threshold, counts, missing)
         return scores, tables
+
+
+class LevelTables:
+    """The count tables of one level's candidate tests, read one (node, feature) at a time."""
+
+    def __init__(self, training: Training):
+        self.training, self.thresholds = training, {}
+        self.position = {j: f for f, j in enumerate(training.categorical.tolist())}
+
+    def __call__(self, i: int, j: int) -> tuple[list[str], np.ndarray, int, float | None]:
+        """``(branches, counts, missing rows, τ)`` of feature ``j``'s test at node ``i``."""
+        if j in self.position:
+            branches, f = self.training.branches[j], self.position[j]
+            return branches, self.known[i, f, : len(branches)], int(self.missing[i, f]), None
+        best, threshold, counts, missing = self.thresholds[j]
+        b = best[i]
+        if b < 0:
+            return ["", ""], np.zeros((2, self.training.n_classes), np.int64), int(missing[i]), None
+        return threshold_branches(float(threshold[b])), counts[b], int(missing[i]), float(threshold[b])
 
 
 class Router:

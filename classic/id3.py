@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any
 
 import numpy as np
@@ -272,7 +272,7 @@ class SplitStep:
     rows: np.ndarray
     columns: list[int]
     chosen: str
-    tables: list[tuple[list[str], np.ndarray, int, float | None]] = field(repr=False)
+    table: Any = field(repr=False)  # table(j) → (branches, counts, missing rows, τ) of feature j
     tree: ID3 = field(repr=False)
 
     @property
@@ -284,7 +284,9 @@ class SplitStep:
         classes, criterion = [str(c) for c in self.tree.classes_], self.tree.criterion
         return [
             SplitScore(name, branches, classes, counts, missing, criterion, 2.0, t, name == self.chosen)
-            for name, (branches, counts, missing, t) in zip(self.features, self.tables, strict=True)
+            for name, (branches, counts, missing, t) in zip(
+                self.features, map(self.table, self.columns), strict=True
+            )
         ]
 
 
@@ -434,8 +436,8 @@ class ID3(Estimator):
                 [item.rows for item in level], lambda c, m: split_scores(c, m, self.criterion)[4], TOLERANCE
             )
             following = []
-            for item, score, table in zip(level, scores, tables, strict=True):
-                following += self._split(item, score, table, codes, values, y)
+            for i, (item, score) in enumerate(zip(level, scores, strict=True)):
+                following += self._split(item, score, partial(tables, i), codes, values, y)
             level = following
         self._compile()
 
@@ -445,18 +447,16 @@ class ID3(Estimator):
         k = int(np.argmax(options >= options.max() - TOLERANCE))
         return available[k] if options[k] > self.min_gain + TOLERANCE else None
 
-    def _split(self, item: _Pending, score: np.ndarray, table: list, codes, values, y) -> list[_Pending]:
+    def _split(self, item: _Pending, score: np.ndarray, table: Any, codes, values, y) -> list[_Pending]:
         """Split one node on the test ``_choose`` picks; the children, waiting their turn."""
         node, rows, available = item.node, item.rows, item.available
         j = self._choose(node, available, score)
         if j is None:
             return []
-        branches, counts, _, threshold = table[j]
+        branches, counts, _, threshold = table(j)
         node.feature, node.feature_index, node.threshold = self.feature_names_[j], j, threshold
         node.step = len(self.steps_)
-        self.steps_.append(
-            SplitStep(node, rows, list(available), node.feature, [table[a] for a in available], self)
-        )
+        self.steps_.append(SplitStep(node, rows, list(available), node.feature, table, self))
         if threshold is None:
             branch = np.where(codes[rows, j] < 0, len(branches), codes[rows, j])
             rest = [a for a in available if a != j]
