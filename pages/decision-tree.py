@@ -5,6 +5,7 @@ import hashlib
 import streamlit as st
 
 from classic import id3, id3_lessons, tables
+from classic.viz import tree as tree_export
 from classic.viz import tree_figures as figures
 from pages._ui import present, url
 from pages._ui.data import load_house_votes
@@ -124,9 +125,11 @@ with tabs[shown]:
             html_player("tree_player.html", view, label="The tree, the chosen point's path outlined")
         st.caption(figures.summary(model, X, y, row, url.code_span) + " Click a point to follow it.")
     elif shown == "Rules":
-        rules = model.rules()
+        rules, dot = model.rules(), tree_export.to_dot(model)
         st.write(f"{len(rules)} rules, one per leaf: the tree in disjunctive normal form.")
         st.code("\n".join(rules), language=None)
+        note = figures.dot_note(dot)
+        st.download_button("Tree (DOT)", dot.source, "tree.dot", key="tree_dot", help=note, on_click="ignore")
     elif shown == "Evaluation" and len(y) < 30:
         st.info(f"With {len(y)} rows there is nothing to hold out: choose the 1984 votes or 2-D points.")
     elif shown == "Evaluation":

@@ -684,3 +684,13 @@ HOW_IT_WORKS = {
     "(all of them unless values are missing). Below: the short recursive ID3, tested to grow the same tree "
     "as the fast one, and the one function both score splits with.",
 }
+
+
+def dot_note(drawing: Any) -> str | None:
+    """What a capped DOT drawing (``classic.viz.tree.to_dot``) leaves out, or None if it is whole."""
+    if drawing.complete:
+        return None
+    return (
+        f"Levels 0–{drawing.depth} of 0–{drawing.full_depth} are drawn: the {drawing.hidden_nodes:,} deeper "
+        "nodes would take graphviz minutes to lay out."
+    )

@@ -14,6 +14,7 @@ import pytest
 from conftest import ROOT, assert_no_exception, open_page
 
 from classic import datasets, id3, id3_lessons
+from classic.viz import tree
 from classic.viz import tree_figures as figures
 from pages._ui.url import code_span
 
@@ -300,3 +301,23 @@ def test_how_it_works_shows_the_textbook_id3_and_the_scoring_function():
     assert "def textbook_id3" in code and "def split_scores" in code
     X, y, _ = datasets.load_has_kids()
     assert math.isclose(id3.information_gain(X[:, 0], y), 0.3113, abs_tol=5e-5)
+
+
+def test_rules_tab_lists_a_rule_per_leaf_and_offers_the_tree_as_dot():
+    at = linked({"tree_data": "Play Tennis", "tree_tab": "Rules"})
+    rules = at.code[0].value.splitlines()
+    model = id3.ID3(missing="branch").fit(*datasets.load_play_tennis())
+    assert rules == model.rules() and len(rules) == model.n_leaves_
+    button = at.get("download_button")[0]
+    assert button.proto.label == "Tree (DOT)"
+
+
+def test_a_dot_drawing_cut_to_a_depth_says_what_it_leaves_out():
+    values = np.char.add("v", np.random.default_rng(1).integers(0, 30, size=(600, 8)).astype(str))
+    labels = np.random.default_rng(2).integers(0, 4, 600).astype(str)
+    drawing = tree.to_dot(id3.ID3().fit(values, labels))
+    assert not drawing.complete
+    assert figures.dot_note(drawing).startswith(
+        f"Levels 0–{drawing.depth} of 0–{drawing.full_depth} are drawn"
+    )
+    assert figures.dot_note(tree.to_dot(id3.ID3().fit(*datasets.load_play_tennis()))) is None
