@@ -104,6 +104,7 @@ for column, (c, result) in zip(st.columns(3), results.items(), strict=True):
         )
         st.markdown(compare.numbers(result))
 
+st.markdown("**What the pictures show**")
 st.markdown("\n".join(f"- {said}" for said in compare.describe(name, results, results["knn"].model.k, kind)))
 if k > results["knn"].model.k:
     st.caption(f"k is capped at the {results['knn'].model.k} training points.")
@@ -139,8 +140,9 @@ how_it_works(
     compare.with_knn_regions,
     compare.make_perceptron,
     text="Each classifier is fitted on the same 70% of the points and scored on both parts; then it "
-    f"classifies every pixel of a {RESOLUTION}×{RESOLUTION} grid over the points, and the grid is drawn as "
-    "the image under them (k-NN finds each pixel's 100 nearest training points once, then any k is a vote). The perceptron's line is the pocket's best; the tree is ID3 with numeric tests "
-    "x ≤ τ, τ halfway between neighbouring values of different classes.",
+    f"classifies every pixel of a {RESOLUTION}×{RESOLUTION} grid over the points, drawn as the image under "
+    "them (k-NN finds each pixel's 100 nearest training points once, then any k is only a vote). The "
+    "perceptron's line is the pocket's best; the tree is ID3 with numeric tests x ≤ τ, τ halfway between "
+    "neighbouring values of different classes.",
 )
 note_ignored_params()
