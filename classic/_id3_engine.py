@@ -323,3 +323,19 @@ class Router:
             nodes = np.concatenate([self.child[nodes[go], slot[go]], self.child[nodes[entry], branch]])
             weights = np.concatenate([weights[go], spread])
         return out
+
+    def changes_as_leaf(self, codes: np.ndarray, values: np.ndarray, truth: np.ndarray, rule: str) -> dict:
+        """For each internal node some rows reach: how many more rows are right if it becomes a leaf."""
+        visits: list = []
+        correct = np.argmax(self.route(codes, values, rule, visits), axis=1) == truth
+        reach = np.zeros((len(self.feature), len(codes)), dtype=bool)
+        for rows, nodes in visits:
+            reach[nodes, rows] = True
+        changes = {}
+        for node in np.flatnonzero((self.feature >= 0) & reach.any(axis=1)).tolist():
+            rows = np.flatnonzero(reach[node])
+            feature, self.feature[node] = self.feature[node], -1  # as a leaf, for a moment
+            now = np.argmax(self.route(codes[rows], values[rows], rule), axis=1) == truth[rows]
+            self.feature[node] = feature
+            changes[node] = int(now.sum()) - int(correct[rows].sum())
+        return changes

@@ -28,6 +28,7 @@ tree as IF … THEN rules. Drawing lives in :mod:`classic.viz.tree`, the lesson'
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, partial
@@ -562,30 +563,19 @@ class ID3(Estimator):
         index = {str(c): i for i, c in enumerate(self.classes_)}
         truth = np.array([index.get(v, -1) for v in y_val.tolist()])
         while True:
-            router, visits = self._router, []
-            correct = np.argmax(router.route(codes, values, self.missing, visits), axis=1) == truth
-            reach = np.zeros((len(router.feature), len(codes)), dtype=bool)
-            for rows, nodes in visits:
-                reach[nodes, rows] = True
+            changes = self._router.changes_as_leaf(codes, values, truth, self.missing)
             best = None
             for node in self._iter_nodes():
-                rows = np.flatnonzero(reach[node.id])
-                if node.is_leaf or len(rows) == 0:
-                    continue
-                router.feature[node.id] = -1  # as a leaf, for a moment
-                now = np.argmax(router.route(codes[rows], values[rows], self.missing), axis=1) == truth[rows]
-                router.feature[node.id] = node.feature_index
-                change = int(now.sum()) - int(correct[rows].sum())
-                size = sum(1 for _ in self._iter_nodes(node))
-                if change >= 0 and (best is None or (change, size) > best[:2]):
-                    best = (change, size, node)
+                if node.id in changes and changes[node.id] >= 0:
+                    size = sum(1 for _ in self._iter_nodes(node))
+                    if best is None or (changes[node.id], size) > best[:2]:
+                        best = (changes[node.id], size, node)
             if best is None:
-                break
+                return self
             node = best[2]
             node.feature = node.feature_index = node.threshold = None
             node.children, node.shares, node.pruned = {}, {}, True
             self._compile()
-        return self
 
     # -- reading the tree ----------------------------------------------------------------------
 
@@ -650,13 +640,9 @@ class PrunedID3(ID3):
 
 def _signature_with_tree_parameters() -> None:
     """PrunedID3's signature lists ID3's keyword parameters too (for get_params and repr)."""
-    import inspect
-
-    own = inspect.signature(PrunedID3.__init__).parameters
-    tree = inspect.signature(ID3.__init__).parameters
-    parameters = [own["self"], *[p for n, p in tree.items() if n != "self"]]
-    parameters += [p for n, p in own.items() if n not in ("self", "params")]
-    PrunedID3.__init__.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    own, tree = (inspect.signature(c.__init__).parameters for c in (PrunedID3, ID3))
+    listed = [own["self"], *(p for n, p in tree.items() if n != "self"), own["validation_fraction"]]
+    PrunedID3.__init__.__signature__ = inspect.Signature([*listed, own["random_state"]])  # type: ignore[attr-defined]
 
 
 _signature_with_tree_parameters()
