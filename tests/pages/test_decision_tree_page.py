@@ -321,3 +321,15 @@ def test_a_dot_drawing_cut_to_a_depth_says_what_it_leaves_out():
         f"Levels 0–{drawing.depth} of 0–{drawing.full_depth} are drawn"
     )
     assert figures.dot_note(tree.to_dot(id3.ID3().fit(*datasets.load_play_tennis()))) is None
+
+
+@pytest.mark.parametrize("index", range(len(figures.try_this_steps())))
+def test_each_try_this_setup_button_opens_its_view(index):
+    step = figures.try_this_steps()[index]
+    at = open_page("decision-tree")
+    at.button(key=f"decision-tree_try_{index + 1}_setup").click().run()
+    assert_no_exception(at)
+    for key, value in step["setup"].items():
+        assert at.session_state[key] == value
+    if "tree_step" in step["setup"]:
+        assert player(at)["start"] == step["setup"]["tree_step"]
