@@ -205,3 +205,22 @@ def test_your_points_come_from_the_link():
         (2.5, 3),
         (3, 3),
     ]
+
+
+def test_hostile_link_values_are_ignored_with_a_note():
+    from conftest import ROOT
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params.update(
+        cmp_data="Mars", cmp_k="abc", cmp_points="1e9", cmp_perceptron="<b>x</b>", cmp_user_points="1_x_2"
+    )
+    at.run()
+    at.switch_page("pages/compare.py")
+    at.run()
+    assert_no_exception(at)
+    assert at.selectbox(key="cmp_data").value == compare.DEFAULTS["data"]
+    assert at.slider(key="cmp_k").value == compare.DEFAULTS["k"]
+    assert len(charts(at)) == 3
+    noted = " ".join(e.value for e in (*at.markdown, *at.caption, *at.info, *at.warning))
+    assert "Mars" in noted and "abc" in noted
