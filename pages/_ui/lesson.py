@@ -68,7 +68,7 @@ def _url_text(value: Any) -> str:
 
 def try_this(page: str, steps: Sequence[Step], expanded: bool = False) -> None:
     """The "Try this" sequence: each step sets up a view, asks, and reveals after a choice."""
-    with st.expander(f"Try this: {len(steps)} predict-then-reveal steps", expanded=expanded, icon="🧪"):
+    with st.expander(f"Try this: {len(steps)} predict-then-reveal steps", expanded=expanded, icon=":material/science:"):
         for i, step in enumerate(steps, start=1):
             st.markdown(f"**{i}. {step.title}**")
             left, right = st.columns([1, 2])
