@@ -107,7 +107,7 @@ def vote(
     cells = (np.arange(len(labels))[:, None] * n_classes + labels).ravel()
     scores = np.bincount(cells, w.ravel(), minlength=len(labels) * n_classes).reshape(len(labels), n_classes)
     best = scores.max(axis=1, keepdims=True)
-    is_top = np.isclose(scores, best, rtol=1e-12, atol=0) & (best > 0)
+    is_top = (scores >= best * (1 - 1e-12)) & (best > 0)  # equal up to rounding in the sums
     tied = is_top.sum(axis=1) > 1
     # The nearest neighbour whose class is among the top ones decides.
     first = np.take_along_axis(is_top, labels, axis=1).argmax(axis=1)

@@ -82,6 +82,7 @@ def test_neighbours_are_sorted_and_chunking_changes_nothing(blobs, monkeypatch):
 
     monkeypatch.setattr(_search, "CACHE_BYTES", 4096)  # a few rows per chunk
     monkeypatch.setattr(_search, "MIN_CHUNK_ROWS", 3)
+    monkeypatch.setattr(_search, "MAX_CHUNK_BYTES", 4096)
     again = nearest_neighbors(Q, X, 9)
     np.testing.assert_array_equal(again[1], indices)
 
