@@ -1,0 +1,252 @@
+"""Benchmark: how fast the app answers (issue 12), on the server and in the browser. On demand.
+
+``python tests/benchmarks/bench_app.py [--repeat 12] [--only knn]``
+
+Server: AppTest, the time of ``.run()`` after each interaction (the script's work alone).
+Browser: Chromium against a server on 127.0.0.1 (tests/load/timed_server.py), from the key
+press or mouse-up until the script is done and every image on the page has loaded; the same
+server's own time per run is read from its run log ("server in browser run"). First render: a
+fresh server per page, from navigation until the script is done and the images are loaded.
+Each interaction alternates between two values (k and k + 1, on and off) so that no run is a
+no-op. Prints medians and p95 in a table, beside issue 12's goal (server ≤ 150 ms, browser
+≤ 300 ms median; first render ≤ 2 s).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlencode
+
+os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "load")]
+
+import numpy as np  # noqa: E402
+from conftest import CHROMIUM, CHROMIUM_FLAGS  # noqa: E402
+from run_load import start_server  # noqa: E402
+
+DONE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+RUNNING = '[data-testid="stApp"][data-test-script-state="running"]'
+IMAGES_LOADED = "Array.from(document.images).every(image => image.complete)"
+
+
+@dataclass
+class Interaction:
+    """One row of the table: a page, its setup (the link's parameters) and a control to work."""
+
+    name: str
+    page: str
+    setup: dict[str, str]
+    key: str
+    kind: str  # "slider" (one step up, then down), "toggle", "number" (step up, then down)
+
+    def apptest_step(self, at, n: int) -> None:
+        """The n-th interaction in AppTest (alternating, so that every run changes something)."""
+        if self.kind == "slider":
+            widget = at.slider(key=self.key)
+            widget.set_value(widget.value + widget.step if n % 2 == 0 else widget.value - widget.step)
+        elif self.kind == "toggle":
+            widgets = [w for w in [*at.toggle, *at.checkbox] if w.key == self.key]
+            widgets[0].set_value(not widgets[0].value)
+        else:
+            widget = at.number_input(key=self.key)
+            widget.increment() if n % 2 == 0 else widget.decrement()
+
+    def browser_step(self, page, n: int) -> None:
+        container = page.locator(f".st-key-{self.key}")
+        if self.kind == "slider":
+            container.locator('input[type="range"]').first.focus()
+            page.keyboard.press("ArrowRight" if n % 2 == 0 else "ArrowLeft")
+        elif self.kind == "toggle":
+            container.locator("label").first.click()
+        else:
+            step = "stNumberInputStepUp" if n % 2 == 0 else "stNumberInputStepDown"
+            container.locator(f'[data-testid="{step}"]').click()
+
+
+VOTES = "1984 congressional votes"
+INTERACTIONS = [
+    Interaction("k-NN: k + 1 (n = 200)", "knn", {"knn_points": "200"}, "knn_k", "slider"),
+    Interaction("k-NN: k + 1 (n = 1000)", "knn", {"knn_points": "1000"}, "knn_k", "slider"),
+    Interaction("k-NN: new points (n = 1000)", "knn", {"knn_points": "1000"}, "knn_seed", "number"),
+    Interaction("perceptron: max passes", "perceptron", {}, "pc_epochs", "slider"),
+    Interaction("perceptron: shuffle", "perceptron", {}, "pc_shuffle", "toggle"),
+    Interaction("tree depth on the votes", "decision-tree", {"tree_data": VOTES}, "tree_depth", "slider"),
+    Interaction("digits: k + 1", "digits", {}, "digits_k", "slider"),
+]
+
+
+def stats(values: list[float]) -> tuple[float | None, float | None]:
+    if not values:
+        return None, None
+    return float(np.median(values)), float(np.percentile(values, 95))
+
+
+def _open(page: str, setup: dict[str, str]):
+    """AppTest of the whole app on ``page``, opened by a link carrying ``setup``."""
+    from streamlit.testing.v1 import AppTest
+
+    os.chdir(ROOT)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    for key, value in setup.items():
+        at.query_params[key] = value
+    at.run()
+    at.switch_page(f"pages/{page}.py")
+    return at.run()
+
+
+def server_times(item: Interaction, repeat: int) -> list[float]:
+    at = _open(item.page, item.setup)
+    for key, value in item.setup.items():
+        if str(at.session_state[key]) != value:
+            raise RuntimeError(f"the link's {key}={value} was not taken (got {at.session_state[key]!r})")
+    times = []
+    for n in range(repeat + 1):
+        item.apptest_step(at, n)
+        started = time.perf_counter()
+        at.run()
+        if n:  # the first is a warm-up
+            times.append(time.perf_counter() - started)
+        if at.exception:
+            raise RuntimeError(at.exception[0].message)
+    return times
+
+
+def _wait_done(page, timeout_ms: float = 120_000) -> None:
+    try:
+        page.wait_for_selector(RUNNING, timeout=2000)
+    except Exception:
+        pass  # too quick to see, or no rerun at all
+    page.wait_for_selector(DONE, timeout=timeout_ms)
+    page.wait_for_function(IMAGES_LOADED, timeout=timeout_ms)
+
+
+def browser_times(context, base: str, run_log: Path, item: Interaction, repeat: int) -> tuple[list, list]:
+    page = context.new_page()
+    page.goto(f"{base}/{item.page}?{urlencode(item.setup)}")
+    _wait_done(page)
+    times, server = [], []
+    for n in range(repeat + 1):
+        mark = time.time()
+        started = time.perf_counter()
+        item.browser_step(page, n)
+        _wait_done(page)
+        elapsed = time.perf_counter() - started
+        if n:
+            times.append(elapsed)
+            runs = [json.loads(line) for line in run_log.read_text().splitlines() if line.strip()]
+            server += [r["s"] for r in runs if r["t"] >= mark and r["page"] == item.page]
+    page.close()
+    return times, server
+
+
+def first_renders(pages: list[str]) -> dict[str, float]:
+    from playwright.sync_api import sync_playwright
+
+    renders = {}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
+        for path in pages:
+            run_log = Path(tempfile.mkstemp(suffix=".jsonl")[1])
+            process, base, log = start_server(run_log)
+            try:
+                page = browser.new_page(viewport={"width": 1400, "height": 1000})
+                started = time.perf_counter()
+                page.goto(f"{base}/{path}")
+                page.wait_for_selector(DONE, timeout=120_000)
+                page.wait_for_function(IMAGES_LOADED, timeout=120_000)
+                renders[path or "home"] = time.perf_counter() - started
+                page.close()
+            finally:
+                process.terminate()
+                process.wait(timeout=15)
+                run_log.unlink(missing_ok=True)
+                log.unlink(missing_ok=True)
+        browser.close()
+    return renders
+
+
+def fmt(value: float | None) -> str:
+    return "   —  " if value is None else f"{value * 1e3:6.0f}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="app benchmark (issue 12)")
+    parser.add_argument("--repeat", type=int, default=12)
+    parser.add_argument("--only", default="", help="run only the rows whose name contains this")
+    parser.add_argument("--no-browser", action="store_true")
+    args = parser.parse_args(argv)
+    rows = [item for item in INTERACTIONS if args.only.lower() in item.name.lower()]
+    results = {}
+    for item in rows:
+        try:
+            results[item.name] = {"server": stats(server_times(item, args.repeat))}
+        except Exception as error:  # a page that changed under the benchmark: report, go on
+            results[item.name] = {
+                "server": (None, None),
+                "error": f"AppTest: {type(error).__name__}: {error}",
+            }
+    if not args.no_browser:
+        from playwright.sync_api import sync_playwright
+
+        run_log = Path(tempfile.mkstemp(suffix=".jsonl")[1])
+        process, base, log = start_server(run_log)
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(
+                    executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS
+                )
+                context = browser.new_context(viewport={"width": 1400, "height": 1000})
+                for item in rows:
+                    try:
+                        times, server = browser_times(context, base, run_log, item, args.repeat)
+                        results[item.name]["browser"] = stats(times)
+                        results[item.name]["server_in_browser_run"] = stats(server)
+                    except Exception as error:
+                        results[item.name]["browser"] = (None, None)
+                        results[item.name].setdefault(
+                            "error", f"browser: {type(error).__name__}: {error}"[:200]
+                        )
+                browser.close()
+        finally:
+            process.terminate()
+            process.wait(timeout=15)
+            log.unlink(missing_ok=True)
+            run_log.unlink(missing_ok=True)
+    print(f"\nmilliseconds, {args.repeat} repetitions; goal: server ≤ 150 median, browser ≤ 300 median")
+    print(f"{'interaction':32} {'server med':>10} {'p95':>6} {'browser med':>11} {'p95':>6} {'srv in br':>9}")
+    for name, row in results.items():
+        server = row["server"]
+        browser = row.get("browser", (None, None))
+        inside = row.get("server_in_browser_run", (None, None))
+        print(
+            f"{name:32} {fmt(server[0]):>10} {fmt(server[1]):>6} {fmt(browser[0]):>11} {fmt(browser[1]):>6} {fmt(inside[0]):>9}"
+        )
+        if "error" in row:
+            print(f"{'':32} ! {row['error'][:150]}")
+    if not args.no_browser and not args.only:
+        import re
+
+        names = re.findall(r'st\.Page\(\s*"pages/([\w-]+)\.py"', (ROOT / "app.py").read_text())
+        renders = first_renders(["" if name == "home" else name for name in names])
+        print(
+            "\nfirst render on a fresh server (goal ≤ 2 s): "
+            + " · ".join(f"{p} {s:.1f} s" for p, s in renders.items())
+        )
+        results["first_render_s"] = renders
+    out = ROOT / "tests" / "artifacts" / "bench_app.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

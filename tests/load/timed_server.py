@@ -1,0 +1,41 @@
+"""``streamlit run app.py`` with every script run timed, for the load test and the benchmarks.
+
+Each run of the script (first render, or a rerun after an interaction) appends one JSON line
+to ``$CLASSIC_RUN_LOG``: the wall time it finished, its duration in seconds and the page's URL
+path. The browsers' share of the machine does not enter these numbers, only the server's work.
+
+Usage: ``CLASSIC_RUN_LOG=runs.jsonl python tests/load/timed_server.py --server.port=8600 ...``
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+from streamlit.runtime.scriptrunner import script_runner
+from streamlit.web import cli
+
+APP = Path(__file__).resolve().parents[2] / "app.py"
+_log = open(os.environ["CLASSIC_RUN_LOG"], "a", buffering=1)  # noqa: SIM115 (open for the process)
+_run_script = script_runner.ScriptRunner._run_script
+
+
+def _timed_run_script(self, rerun_data):
+    started = time.perf_counter()
+    try:
+        return _run_script(self, rerun_data)
+    finally:
+        manager = self._pages_manager
+        page = manager.get_pages().get(manager.current_page_script_hash, {}).get("url_pathname", "?")
+        record = {"t": time.time(), "s": time.perf_counter() - started, "page": page or "home"}
+        _log.write(json.dumps(record) + "\n")
+
+
+script_runner.ScriptRunner._run_script = _timed_run_script
+
+if __name__ == "__main__":
+    sys.argv = ["streamlit", "run", str(APP), *sys.argv[1:]]
+    sys.exit(cli.main())
