@@ -41,18 +41,6 @@ def test_every_page_runs_and_shows_its_title(name):
     assert PAGES[name].lower() in at.title[0].value.lower()
 
 
-def test_url_values_are_checked_before_they_reach_a_widget():
-    from pages._ui.url import _from_url
-
-    assert _from_url("15", (1, 100)) == 15
-    assert _from_url("0", (1, 100)) is None
-    assert _from_url("abc", (1, 100)) is None
-    assert _from_url("0.5", (0.1, 2.0)) == 0.5
-    assert _from_url("Moons", ["Moons", "Spiral"]) == "Moons"
-    assert _from_url("Mars", ["Moons", "Spiral"]) is None
-    assert _from_url("True", [True, False]) is True
-
-
 @pytest.fixture
 def no_data_cache():
     """Clear Streamlit's data cache before and after, so a fault is not hidden by a cached load."""
