@@ -20,13 +20,17 @@ KS = range(1, 51)  # the post's plot runs to k = 50
 
 @st.cache_resource(max_entries=4, show_spinner="Preparing the training digits…")
 def model(X, y, **settings):
+    """A classifier per setting; k is chosen at each vote, so moving k refits nothing."""
     return digits.DigitClassifier(**settings).fit(X, y)
 
 
 @st.cache_data(max_entries=12, show_spinner="Classifying 5 × 793 test digits for k = 1 … 50…")
-def protocol(X, y, settings):
-    """The post's protocol for one setting (every k at once), shared by every session."""
-    test, predicted = digits.protocol_predictions(X, y, KS, range(5), **dict(settings))
+def protocol(_X, _y, settings):
+    """The post's protocol for one setting (every k at once), shared by every session.
+
+    The data is always the Semeion set (not hashed, which would cost more than the lookup).
+    """
+    test, predicted = digits.protocol_predictions(_X, _y, KS, range(5), **dict(settings))
     return test, predicted.astype(np.int8)
 
 
@@ -79,14 +83,14 @@ if draw_tab.open:
         elif len(y) < k:
             middle.warning(f"There are only {len(y)} training digits: teach some, or lower k.")
         else:
-            fitted, started = model(X, y, **settings), time.perf_counter()
-            labels, share, distances, indices = fitted.vote(drawing.grid.reshape(1, -1))
+            fitted, started = model(X, y, **{**settings, "k": 1}), time.perf_counter()
+            labels, share, distances, indices = fitted.vote(drawing.grid.reshape(1, -1), k)
             elapsed, digit = time.perf_counter() - started, int(labels[0])
             middle.html(view.prediction_html(digit))
             middle.caption(f"Read as {digit} with {share[0].max():.0%} of the vote · {elapsed * 1e3:.1f} ms")
             chart = view.vote_chart(share[0], digit, 200 if projector else 240)
             right.vega_lite_chart(chart, alt=f"The vote: {share[0].max():.0%} for {digit}")
-            st.markdown(f"**The {k} nearest training digits** (label · distance)")
+            st.markdown(f"**The {k} nearest training digits** (label and distance, nearest first)")
             st.image(**view.neighbour_strip(X, y, distances[0], indices[0], len(y) - len(taught)))
         if drawing.grid is not None:
             alt = "Your drawing as the 16×16 black-and-white grid the classifier sees"

@@ -55,12 +55,24 @@ def grid_image(grid: Any, cell: int = 10) -> np.ndarray:
     return out
 
 
-def digit_image(grid: Any, cell: int = 4) -> np.ndarray:
-    """A 16×16 digit (binary or blurred) as a small RGB image with a thin frame."""
-    cells = np.clip(np.asarray(grid, dtype=np.float64).reshape(16, 16), 0, 1)
-    ink = np.kron(cells, np.ones((cell, cell)))[..., None]
-    image = (_rgb8(WHITE) * (1 - ink) + _rgb8(INK) * ink).astype(np.uint8)
-    return np.pad(image, ((1, 1), (1, 1), (0, 0)), constant_values=int(_rgb8(GRID)[0]))
+def strip_image(grids: Sequence[Any], cell: int = 4, per_row: int = 10, gap: int = 4) -> np.ndarray:
+    """Digits side by side (``per_row`` a row) as one RGB image: ink on white, each framed.
+
+    One image, not one per digit, so a rerun encodes a single PNG however many digits it shows.
+    """
+    cells = np.clip(np.asarray(grids, dtype=np.float64).reshape(-1, 16, 16), 0, 1)
+    n, side = len(cells), 16 * cell + 2
+    rows, columns = -(-n // per_row), min(n, per_row)
+    ink = np.zeros((rows * (side + gap) - gap, columns * (side + gap) - gap))
+    frame = np.full_like(ink, np.nan)
+    for i, image in enumerate(cells):
+        top, left = (i // per_row) * (side + gap), (i % per_row) * (side + gap)
+        frame[top : top + side, left : left + side] = 1.0
+        ink[top + 1 : top + side - 1, left + 1 : left + side - 1] = image.repeat(cell, 0).repeat(cell, 1)
+        frame[top + 1 : top + side - 1, left + 1 : left + side - 1] = 0.0
+    colour = _rgb8(WHITE) + (_rgb8(INK).astype(np.float64) - _rgb8(WHITE)) * ink[..., None]
+    colour[frame == 1.0] = _rgb8(GRID)
+    return colour.astype(np.uint8)
 
 
 def vote_chart(share: Sequence[float], winner: int, height: int = 240) -> dict:
@@ -307,17 +319,19 @@ def lesson_steps(plain: np.ndarray, blurred: np.ndarray) -> list[dict]:
 
 
 def digit_strip(X: np.ndarray, titles: Sequence[str], alts: Sequence[str]) -> dict:
-    """Keyword arguments for ``st.image``: a row of small digit images with captions and alt texts."""
-    return {"image": [digit_image(x) for x in X], "caption": list(titles), "alt": list(alts), "width": 68}
+    """Keyword arguments for ``st.image``: a strip of small digits with their titles in order."""
+    if len(X) == 0:
+        return {"image": strip_image(np.zeros((1, 256))), "caption": "(none)", "alt": "no digits"}
+    caption = "Left to right: " + ", ".join(titles)
+    return {"image": strip_image(X), "caption": caption, "alt": "; ".join(alts)}
 
 
 def neighbour_strip(
     X: np.ndarray, y: np.ndarray, distances: np.ndarray, indices: np.ndarray, n_base: int
 ) -> dict:
-    """``st.image`` arguments for the nearest training digits: label · distance (rows past ``n_base`` are yours)."""
+    """``st.image`` arguments for the nearest training digits: label (distance), yours marked."""
     titles = [
-        f"{y[i]} · {d:.2f}" + (" (yours)" if i >= n_base else "")
-        for i, d in zip(indices, distances, strict=True)
+        f"{y[i]} ({d:.2f}{', yours' if i >= n_base else ''})" for i, d in zip(indices, distances, strict=True)
     ]
     return digit_strip(X[indices], titles, [f"a training {y[i]}" for i in indices])
 
