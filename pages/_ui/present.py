@@ -9,7 +9,19 @@ from __future__ import annotations
 
 import streamlit as st
 
+from classic.viz.theme import MUTED
+
 KEY = "present"
+
+# Always on: Streamlit's faded grey for captions and disabled labels fails WCAG's 4.5:1 contrast.
+BASE_CSS = f"""
+<style>
+[data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p,
+label[data-testid="stWidgetLabel"][disabled], label[data-testid="stWidgetLabel"][disabled] p {{
+  color: {MUTED}; opacity: 1;
+}}
+</style>
+"""
 
 CSS = """
 <style>
@@ -26,7 +38,11 @@ h2, h3 { font-size: 1.25rem !important; }
 
 
 def toggle() -> bool:
-    """The sidebar's presentation-mode toggle (in the URL as ``present``); applies the CSS."""
+    """The sidebar's presentation-mode toggle (in the URL as ``present``); applies the CSS.
+
+    The readable-contrast rules apply to every page, presenting or not.
+    """
+    st.html(BASE_CSS)
     on = st.sidebar.toggle(
         "Presentation mode",
         key=KEY,
