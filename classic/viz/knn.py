@@ -15,7 +15,6 @@ Matplotlib figures here are built only when a download is clicked.
 from __future__ import annotations
 
 import hashlib
-import heapq
 import json
 import re
 import struct
@@ -23,14 +22,14 @@ from pathlib import Path
 
 import numpy as np
 
-from classic import datasets, evaluation
+from classic import datasets, evaluation, knn
 from classic.kdtree import KDTree
 from classic.knn import (
+    TIE_RULE,
     KNNClassifier,
     accuracy_by_k,
     leave_one_out_accuracy,
     minkowski_p,
-    nearest_neighbors,
     region_grid,
     vote,
 )
@@ -53,6 +52,12 @@ SCALERS = {"none": None, "min-max": MinMaxScaler, "standardise": StandardScaler}
 QUERY_LIMIT = 1e6  # a query beyond ±1e6 on an axis is clipped: squared distances would overflow float32
 # Where the query starts: the post's own query for its data, else the middle of the data.
 DEFAULT_QUERY = {POST: (-3.0, 0.0), "Moons": (0.5, 0.25), "XOR": (0.5, 0.5)}
+
+
+def start_query(name: str) -> dict[str, float]:
+    """The query's first position on the data set ``name``, as the page's widget values."""
+    qx, qy = DEFAULT_QUERY.get(name, (0.0, 0.0))
+    return {"knn_qx": qx, "knn_qy": qy}
 
 
 def _balanced(X: np.ndarray, y: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -117,6 +122,77 @@ def scaling(name: str, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return scaler.scale_, scaler.offset_
 
 
+EDITS = {
+    "none": None,
+    "Wilson: drop the points their 3 neighbours out-vote": "wilson",
+    "Hart: keep a subset that 1-NN gets all right": "hart",
+}
+
+
+def edited(X: np.ndarray, y: np.ndarray, edit: str, metric: str, p: float) -> np.ndarray:
+    """The indices kept by the editing named ``edit`` (a key of ``EDITS``), all of them for none."""
+    if EDITS[edit] == "wilson" and len(X) > 3:
+        return knn.wilson_edit(X, y, 3, metric, p)
+    if EDITS[edit] == "hart":
+        return knn.hart_condense(X, y, metric, p)
+    return np.arange(len(X))
+
+
+def edit_accuracy(Xs: np.ndarray, y: np.ndarray, edit: str, seed: int, params: dict) -> str:
+    """Held-out accuracy (a 70/30 split) before and after the editing, as a sentence."""
+    X_train, X_test, y_train, y_test = evaluation.train_test_split(Xs, y, 0.3, seed, stratify=len(Xs) >= 20)
+    kept = edited(X_train, y_train, edit, params["metric"], params["p"])
+    if len(np.unique(y_train[kept])) < 2:
+        return "The editing leaves fewer than two classes in the training part: nothing to compare."
+    scores = [
+        KNNClassifier(**dict(params, k=min(params["k"], len(rows))))
+        .fit(X_train[rows], y_train[rows])
+        .score(X_test, y_test)
+        for rows in (np.arange(len(X_train)), kept)
+    ]
+    return (
+        f"Held-out accuracy (30% of the points, the editing done on the other 70%): {scores[0]:.1%} with all "
+        f"{len(X_train)} training points, {scores[1]:.1%} with the {len(kept)} kept."
+    )
+
+
+def add_point(points, x: float, y: float, c: int):
+    """The table of the user's points with one more row (x1, x2, class), rounded as the link holds them."""
+    import pandas as pd
+
+    return pd.concat(
+        [points, pd.DataFrame({"x1": [round(x, 2)], "x2": [round(y, 2)], "class": [c]})], ignore_index=True
+    )
+
+
+def query_view(model: KNNClassifier, query: np.ndarray, kept: np.ndarray, class_names: list[str]):
+    """The query's prediction, a note when its vote tied, and its neighbours as table columns.
+
+    ``query`` is in the classifier's (scaled) space; ``kept`` maps training rows to the data's.
+    """
+    distances, indices = model.kneighbors(query[None])
+    winner, _, tied = vote(model.y_[indices], distances, len(class_names), model.weights, model.bandwidth)
+    table = {
+        "neighbour": kept[indices[0]],
+        "class": [class_names[c] for c in model.y_[indices[0]]],
+        "distance": distances[0],
+    }
+    return class_names[winner[0]], "a tie: the nearest tied neighbour's class" if tied[0] else None, table
+
+
+def accuracy_note(best_k: int, best: float) -> str:
+    """What the accuracy curves say."""
+    return (
+        f"Leave-one-out accuracy is highest at **k = {best_k}** ({best:.1%}). "
+        "Training accuracy at k = 1 is always 100%: each point is its own nearest neighbour."
+    )
+
+
+KDTREE_METRICS = (
+    "The k-d tree prunes with the distance to a splitting line, which bounds Minkowski metrics only."
+)
+
+
 def clip_query(qx: float, qy: float) -> tuple[np.ndarray, str | None]:
     """The query as used (within ±QUERY_LIMIT, NaN as 0), and a note when it had to be changed."""
     query = np.clip(np.nan_to_num([qx, qy]), -QUERY_LIMIT, QUERY_LIMIT)
@@ -151,37 +227,46 @@ def player_size(n: int, weighted: bool) -> int:
 
 
 def neighbour_table(
-    X: np.ndarray, y: np.ndarray, scale: np.ndarray, offset: np.ndarray, metric: str, p: float, weighted: bool
+    X: np.ndarray,
+    y: np.ndarray,
+    scale: np.ndarray,
+    offset: np.ndarray,
+    metric: str,
+    p: float,
+    weighted: bool,
+    box: np.ndarray,
 ) -> tuple[str, bytes]:
     """The grid's neighbour table and its id: K labels per cell (uint8), then K float32 distances
     if weighted, for every cell of ``view_grid(X)`` row by row from the bottom-left corner.
 
     ``X`` in original units; distances are measured after x' = (x − offset) / scale, as the
-    classifier does. The id (a digest of the table) lets the browser keep a table it already has.
+    classifier does; the grid covers ``box`` (all the points, also those an editing dropped).
+    The id (a digest of the table) lets the browser keep a table it already has.
     """
-    _, _, grid = view_grid(X)
-    K = player_size(len(X), weighted)
-    distances, indices = nearest_neighbors((grid - offset) / scale, (X - offset) / scale, K, metric, p)
-    table = y[indices].astype(np.uint8).tobytes()
+    _, _, grid = view_grid(box)
+    found = knn.neighbour_table(
+        (grid - offset) / scale, (X - offset) / scale, player_size(len(X), weighted), metric, p
+    )
+    table = y[found.indices].astype(np.uint8).tobytes()
     if weighted:
-        table += b"\0" * (-len(table) % 4) + distances.astype(np.float32).tobytes()
+        table += b"\0" * (-len(table) % 4) + found.distances.tobytes()
     return hashlib.blake2b(table, digest_size=12).hexdigest(), table
 
 
-def region_map(X: np.ndarray, y: np.ndarray, scale, offset, params: dict) -> bytes:
+def region_map(X: np.ndarray, y: np.ndarray, scale, offset, params: dict, box: np.ndarray) -> bytes:
     """The winning class of every cell of a coarser grid (``SERVER_RESOLUTION``², uint8), voted
     on the server for a k beyond what the player holds (each cell then ranks all n points).
 
     ``params`` are :class:`KNNClassifier`'s; the classifier is fitted on (X − offset) / scale.
     """
-    _, _, grid = view_grid(X, SERVER_RESOLUTION)
+    _, _, grid = view_grid(box, SERVER_RESOLUTION)
     model = KNNClassifier(**params).fit((X - offset) / scale, y)
     return model.predict((grid - offset) / scale).astype(np.uint8).tobytes()
 
 
-TIE_RULE = (
-    "Ties can happen here (classes of equal size, or k a multiple of the number of classes): a tied vote "
-    "goes to the class of the nearest tied neighbour, on the map, in the prediction and in the accuracy."
+TIE_NOTE = (
+    f"Ties can happen here (classes of equal size, or k a multiple of the number of classes): {TIE_RULE}, "
+    "on the map, in the prediction and in the accuracy alike."
 )
 
 
@@ -214,16 +299,20 @@ def player_header(
     y: np.ndarray,
     class_names: list[str],
     model: KNNClassifier,
-    scale: np.ndarray,
-    offset: np.ndarray,
+    scaling: tuple[np.ndarray, np.ndarray],
     query: np.ndarray,
+    dropped: tuple[np.ndarray, np.ndarray],
     **settings,
 ) -> dict:
     """The player's JSON header: the view, the points, the model's settings, the theme.
 
-    ``settings`` (``mode``: "query" or "add", ``present``, ...) are passed on as they are.
+    ``X``, ``y`` are the classifier's points, measured after x' = (x − offset) / scale with
+    ``scaling`` = (scale, offset); ``dropped`` the points an editing removed (drawn hollow; the
+    map's box covers them too). ``settings`` (``mode``: "query" or "add", ``present``,
+    ``tableId``) are passed on as they are.
     """
-    xs, ys, _ = view_grid(X)
+    scale, offset = scaling
+    xs, ys, _ = view_grid(np.vstack([X, dropped[0]]))
     weighted = model.weights != "uniform"
     p = minkowski_p(model.metric, model.p)
     return {
@@ -242,6 +331,8 @@ def player_header(
         "xlim": [float(xs[0]), float(xs[-1])],
         "ylim": [float(ys[0]), float(ys[-1])],
         "points": np.round(X, 6).ravel().tolist(),
+        "dropped": np.round(dropped[0], 6).ravel().tolist(),
+        "droppedLabels": dropped[1].astype(int).tolist(),
         "labels": y.astype(int).tolist(),
         "classNames": class_names,
         "scale": scale.tolist(),
@@ -486,57 +577,29 @@ def try_this_steps() -> list[dict]:
     ]
 
 
-def textbook_knn(X_train, y_train, x, k: int, distance) -> object:
-    """k-NN as the post writes it: the k nearest points, their labels, the most common label.
-
-    The post returns ``max(set(labels), key=labels.count)``; a set has no order, so a tie falls
-    wherever the set puts it. Taking ``max`` over the labels nearest first instead gives a tie
-    to the nearest tied neighbour's class: the library's rule.
-    """
-    nearest = heapq.nsmallest(k, range(len(X_train)), key=lambda i: (distance(x, X_train[i]), i))
-    labels = [y_train[i] for i in nearest]
-    return max(labels, key=labels.count)
-
-
 FORMULAS = [
     r"\hat y(x) = \arg\max_c \sum_{i \in N_k(x)} w_i\,[y_i = c],\qquad "
     r"w_i \in \{1,\ 1/d_i,\ 1/d_i^2,\ e^{-(d_i^2 - d_1^2)/h^2}\}",
     r"\|a-b\|_p = \Big(\sum_j |a_j-b_j|^p\Big)^{1/p}",
 ]
 HOW_IT_WORKS = (
-    "The textbook k-NN below is the post's three lines with one change (the tie rule); a test checks "
-    "that it predicts what the fast code predicts on the page's data. The fast code finds the neighbours "
+    "The textbook k-NN below is the post's few lines with its tie made definite; a test checks that it "
+    "predicts what the fast code predicts on the page's data. The fast code finds the neighbours "
     "of every map cell once, for the largest k the browser holds; the map then re-votes in the browser "
     "as k moves. Gaussian weights are taken relative to the nearest neighbour (the factor e^{d₁²/h²} "
     "is the same for every class), so they never all underflow to 0."
 )
 
 
-def starter_points():
+def starter_points() -> tuple[np.ndarray, np.ndarray]:
     """The first "your points": six of each class, around (−2, 0) and (2, 0)."""
-    import pandas as pd
-
-    X, y = datasets.gaussian_clusters(6, ((-2, 0), (2, 0)), 1.0, 0)
-    return pd.DataFrame({"x1": X[:, 0], "x2": X[:, 1], "class": y})
+    return datasets.gaussian_clusters(6, ((-2, 0), (2, 0)), 1.0, 0)
 
 
 def points_csv(X: np.ndarray, y: np.ndarray) -> bytes:
     """The points as CSV (x1, x2, label) for a download."""
     rows = [f"{a!r},{b!r},{label}" for (a, b), label in zip(X.tolist(), np.asarray(y).tolist(), strict=True)]
     return ("x1,x2,label\n" + "\n".join(rows) + "\n").encode()
-
-
-def hamming_note(X: np.ndarray) -> str:
-    """Why Hamming distance says little about these points, with their own numbers."""
-    sample = X[:300]
-    shared = (sample[:, None, :] == sample[None, :, :]).any(axis=2)
-    pairs = len(sample) * (len(sample) - 1)
-    share = (shared.sum() - len(sample)) / pairs if pairs else 0.0
-    return (
-        f"Hamming distance counts the coordinates that differ. Here {share:.1%} of the pairs of points share "
-        "a coordinate, so almost every distance is 1 and the k 'nearest' points are an arbitrary pick. "
-        "Hamming is meant for binary or categorical features, such as the digits' pixels."
-    )
 
 
 def depth_note(depth: int, n: int) -> str:

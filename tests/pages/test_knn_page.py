@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from conftest import assert_no_exception, open_page
 
-from classic.knn import METRICS, WEIGHTS, KNNClassifier, pairwise_distances, vote
+from classic.knn import METRICS, TIE_RULE, WEIGHTS, KNNClassifier, knn_textbook, pairwise_distances, vote
 from classic.viz import knn as view
 
 
@@ -26,9 +26,13 @@ def payload(at) -> tuple[dict, dict]:
     return header, parts
 
 
+def facts(at) -> str:
+    """The caption under the query's neighbours: training accuracy and the number of points."""
+    return next(c.value for c in at.caption if c.value.startswith("Training accuracy"))
+
+
 def caption_accuracy(at) -> float:
-    caption = next(c.value for c in at.caption if c.value.startswith("Training accuracy"))
-    return float(caption.split(": ")[1].split("%")[0])
+    return float(facts(at).split(": ")[1].split("%")[0])
 
 
 def test_default_view_is_the_posts_data_and_query(page):
@@ -38,13 +42,13 @@ def test_default_view_is_the_posts_data_and_query(page):
     # The post's example: 50 + 50 points, k = 8, the query (−3, 0).
     assert page.slider(key="knn_k").value == 8
     assert (page.number_input(key="knn_qx").value, page.number_input(key="knn_qy").value) == (-3.0, 0.0)
-    assert "· 100 points" in page.caption[0].value
+    assert "· 100 points" in facts(page)
     header, parts = payload(page)
     assert header["n"] == 100 and np.bincount(header["labels"]).tolist() == [50, 50]
     assert header["k"] == 8 and header["query"] == [-3.0, 0.0]
     assert "table" in parts and len(parts["table"]) == view.RESOLUTION**2 * header["K"]
     # Equal classes: the page states the tie rule.
-    assert any("nearest tied neighbour" in i.value for i in page.info)
+    assert any(TIE_RULE in i.value for i in page.info)
 
 
 def test_the_player_table_votes_like_the_classifier():
@@ -101,13 +105,13 @@ def test_every_metric_and_weighting(page, metric, weights):
     header, _ = payload(page)
     assert header["weighted"] == (weights != "uniform") and header["metric"] == metric
     if metric in ("cosine", "hamming"):
-        assert page.selectbox(key="knn_algorithm").options == ["brute"]
+        assert "kdtree" not in page.selectbox(key="knn_algorithm").options
     if metric == "hamming":
         assert any("Hamming distance counts the coordinates" in w.value for w in page.warning)
 
 
 @pytest.mark.parametrize("scaling", ["none", "min-max", "standardise"])
-@pytest.mark.parametrize("algorithm", ["brute", "kdtree"])
+@pytest.mark.parametrize("algorithm", ["auto", "brute", "kdtree"])
 def test_scaling_and_algorithm_on_weight_and_height(scaling, algorithm):
     at = open_page("knn")
     at.selectbox(key="knn_data").set_value(view.UNSCALED)
@@ -127,7 +131,7 @@ def test_every_data_set_has_exactly_n_points(name):
     for n in (20, 130):
         at.slider(key="knn_points").set_value(n).run()
         assert_no_exception(at)
-        assert f"· {n} points" in at.caption[0].value
+        assert f"· {n} points" in facts(at)
 
 
 def test_k_of_1000_on_1000_points_is_voted_on_the_server():
@@ -136,7 +140,7 @@ def test_k_of_1000_on_1000_points_is_voted_on_the_server():
     at.slider(key="knn_k").set_value(1000)
     at.selectbox(key="knn_weights").set_value("gaussian").run()
     assert_no_exception(at)
-    assert "· 1000 points" in at.caption[0].value
+    assert "· 1000 points" in facts(at)
     header, parts = payload(at)
     assert header["K"] < 1000 and len(parts["winners"]) == view.SERVER_RESOLUTION**2
     X = np.array(header["points"]).reshape(-1, 2)
@@ -169,9 +173,8 @@ def test_your_points_start_with_twelve_and_a_click_can_add():
     at = open_page("knn")
     at.selectbox(key="knn_data").set_value(view.YOURS).run()
     assert_no_exception(at)
-    assert "· 12 points" in at.caption[0].value
+    assert "· 12 points" in facts(at)
     at.toggle(key="knn_add").set_value(True).run()
-    at.selectbox(key="knn_add_class").set_value(4).run()
     assert_no_exception(at)
     assert payload(at)[0]["mode"] == "add"
 
@@ -194,16 +197,29 @@ def test_every_try_this_reveal_matches_the_library():
     assert steps[3]["answer"].startswith("x₁") and Xu[:, 0].std() > 10 * Xu[:, 1].std()
 
 
-def test_the_textbook_knn_predicts_what_the_fast_one_does():
-    """The three lines the page shows, ties included (k = 2, k = n), against KNNClassifier."""
+def test_the_textbook_knn_shown_predicts_what_the_fast_one_does():
+    """The few lines "How it works" shows, ties included (k = 2, k = n), against KNNClassifier."""
     X, y = view.lesson_data(view.POST, 100, 2, 0)
-    rng = np.random.default_rng(0)
-    queries = rng.uniform(-7, 7, size=(60, 2))
-
-    def euclid(a, b):
-        return float(np.sqrt(((np.asarray(a) - b) ** 2).sum()))
-
+    queries = np.random.default_rng(0).uniform(-7, 7, size=(60, 2))
     for k in (1, 2, 8, 100):
         fast = KNNClassifier(k=k).fit(X, y).predict(queries)
-        slow = [view.textbook_knn(X, y, q, k, euclid) for q in queries]
-        assert fast.tolist() == slow
+        assert fast.tolist() == [knn_textbook(X, y, q, k) for q in queries]
+
+
+@pytest.mark.parametrize("edit", [e for e in view.EDITS if view.EDITS[e]])
+def test_edited_knn_draws_the_dropped_points_and_compares_accuracy(edit):
+    at = open_page("knn")
+    at.selectbox(key="knn_data").set_value("Moons")
+    at.slider(key="knn_points").set_value(300)
+    at.selectbox(key="knn_edit").set_value(edit).run()
+    assert_no_exception(at)
+    header, _ = payload(at)
+    X = np.array(header["points"] + header["dropped"]).reshape(-1, 2)
+    assert len(header["droppedLabels"]) > 0 and len(X) == 300
+    kept = len(header["labels"])
+    assert f"· {kept} points" in facts(at)
+    assert any(c.value.startswith("Held-out accuracy") for c in at.caption)
+    if "Hart" in edit:  # a consistent subset: 1-NN on the kept points gets every point right
+        model = KNNClassifier(k=1).fit(np.array(header["points"]).reshape(-1, 2), header["labels"])
+        all_labels = np.array(header["labels"] + header["droppedLabels"])
+        assert model.score(X, all_labels) == 1.0
