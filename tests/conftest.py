@@ -82,8 +82,11 @@ def data_home() -> Path:
 # ---------------------------------------------------------------------------------------------
 
 
-def open_page(name: str, timeout: float = 60):
-    """An AppTest of the whole app (``app.py``) switched to ``pages/<name>.py`` and run once."""
+def open_page(name: str, timeout: float = 60, params: dict | None = None):
+    """An AppTest of the whole app (``app.py``) switched to ``pages/<name>.py`` and run once.
+
+    ``params`` are the link's query parameters (a list value repeats the key).
+    """
     from streamlit import config
     from streamlit.testing.v1 import AppTest
 
@@ -91,6 +94,8 @@ def open_page(name: str, timeout: float = 60):
     # The deployment hides exception details (.streamlit/config.toml); tests need them to debug.
     config.set_option("client.showErrorDetails", "full")
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=timeout)
+    for key, value in (params or {}).items():
+        at.query_params[key] = value
     at.run()
     at.switch_page(f"pages/{name}.py")
     at.run()

@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "load")]
 
 import numpy as np  # noqa: E402
-from conftest import CHROMIUM, CHROMIUM_FLAGS  # noqa: E402
+from conftest import CHROMIUM, CHROMIUM_FLAGS, open_page  # noqa: E402
 from run_load import start_server  # noqa: E402
 
 DONE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
@@ -90,21 +90,8 @@ def stats(values: list[float]) -> tuple[float | None, float | None]:
     return float(np.median(values)), float(np.percentile(values, 95))
 
 
-def _open(page: str, setup: dict[str, str]):
-    """AppTest of the whole app on ``page``, opened by a link carrying ``setup``."""
-    from streamlit.testing.v1 import AppTest
-
-    os.chdir(ROOT)
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-    for key, value in setup.items():
-        at.query_params[key] = value
-    at.run()
-    at.switch_page(f"pages/{page}.py")
-    return at.run()
-
-
 def server_times(item: Interaction, repeat: int) -> list[float]:
-    at = _open(item.page, item.setup)
+    at = open_page(item.page, timeout=120, params=item.setup)
     for key, value in item.setup.items():
         if str(at.session_state[key]) != value:
             raise RuntimeError(f"the link's {key}={value} was not taken (got {at.session_state[key]!r})")

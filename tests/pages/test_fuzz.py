@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, open_page
 
 SEED = int(os.environ.get("FUZZ_SEED", "20261123"))
 SCALE = float(os.environ.get("FUZZ_SCALE", "1"))
@@ -65,19 +65,7 @@ TEXT_ELEMENTS = ("markdown", "caption", "info", "warning", "error", "success", "
 
 def _open(name: str, params: dict[str, Any] | None = None):
     """The whole app switched to ``pages/<name>.py``, with ``params`` as the link's query."""
-    from streamlit import config
-    from streamlit.testing.v1 import AppTest
-
-    os.chdir(ROOT)
-    config.set_option("client.showErrorDetails", "full")
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-    for key, value in (params or {}).items():
-        at.query_params[key] = value
-    at.run()
-    if name != "home":
-        at.switch_page(f"pages/{name}.py")
-        at.run()
-    return at
+    return open_page(name, timeout=120, params=params)
 
 
 # ---------------------------------------------------------------------------------------------
