@@ -39,6 +39,7 @@ def numbers(column: np.ndarray, missing_value: str) -> np.ndarray | None:
     text = column.astype(str)
     known = text != missing_value
     try:
+        float(text[known][0]) if known.any() else None  # most text columns fail here, cheaply
         values = text[known].astype(np.float64)
     except ValueError:
         return None
@@ -220,9 +221,11 @@ class Training:
         tables = LevelTables(self)
         if len(self.categorical):
             counts = categorical_counts(self.cells, self.y, groups, self.width, k)
-            tables.known, tables.missing = counts[:, :, :-1], counts[:, :, -1].sum(axis=2)
+            tables.known, tables.missing = counts[:, :, :-1], np.einsum("tfk->tf", counts[:, :, -1])
             found = score(tables.known, tables.missing)
-            found[np.count_nonzero(tables.known.sum(axis=3), axis=2) < 2] = -np.inf
+            found[
+                np.einsum("tfv->tf", (np.einsum("tfvk->tfv", tables.known) > 0).astype(np.int64)) < 2
+            ] = -np.inf
             scores[:, self.categorical] = found
         node_of_row = np.full(len(self.y), -1, dtype=np.int64)
         for i, rows in enumerate(groups):
@@ -274,10 +277,11 @@ class Router:
         self.threshold = np.full(size, np.nan)
         self.child = np.full((size, width), -1, dtype=np.int64)
         self.share = np.zeros((size, width))
-        self.proba = np.zeros((size, n_classes))
         self.votes = np.zeros((size, n_classes))
+        ids = [node.id for node in nodes]
+        self.votes[ids] = [list((node.source or node).counts.values()) for node in nodes]
+        self.proba = self.votes / np.maximum(self.votes.sum(axis=1, keepdims=True), 1)
         for node in nodes:
-            self.proba[node.id], self.votes[node.id] = node.proba, node.votes
             if node.is_leaf:
                 continue
             self.feature[node.id] = node.feature_index

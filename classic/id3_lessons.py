@@ -50,7 +50,7 @@ class DrawnTree(ID3):
 
     layout_: Layout = {}
 
-    def _choose(self, node: Any, available: list[int], score: np.ndarray) -> int | None:
+    def _choose(self, node: Any, available: list[int], score: list[float]) -> int | None:
         here = self.layout_
         for feature, value in self.conditions(node):
             here = here[feature].get(value, {})
