@@ -7,7 +7,10 @@ touches the real network.
 import errno
 import http.server
 import io
+import os
 import shutil
+import subprocess
+import sys
 import threading
 import warnings
 import zipfile
@@ -334,3 +337,20 @@ def test_download_command_fails_clearly_offline(isolated, monkeypatch, capsys):
     assert uci.main(["download"]) == 1
     assert "semeion.data is not on this computer and could not be downloaded" in capsys.readouterr().err
     assert not isolated.exists()
+
+
+@pytest.mark.parametrize("module", ["classic.uci", "classic.datasets"])
+def test_both_command_names_run_as_modules(module, data_home):
+    """``python -m classic.uci download`` and the README's ``python -m classic.datasets download``."""
+    root = Path(uci.__file__).resolve().parents[1]
+    env = {**os.environ, "CLASSIC_DATA_HOME": str(data_home), "PYTHONPATH": str(root)}
+    result = subprocess.run(
+        [sys.executable, "-m", module, "download"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "semeion.data: ready" in result.stdout and "house-votes-84.data: ready" in result.stdout
