@@ -354,3 +354,16 @@ def test_both_command_names_run_as_modules(module, data_home):
     )
     assert result.returncode == 0, result.stderr
     assert "semeion.data: ready" in result.stdout and "house-votes-84.data: ready" in result.stdout
+
+
+def test_tests_without_the_files_are_skipped_with_the_fix(tmp_path, monkeypatch):
+    """conftest's ``data_home``: the reason it gives when the files cannot be had."""
+    from conftest import _uci_folder
+
+    monkeypatch.setenv("CLASSIC_DATA_HOME", str(tmp_path))
+    monkeypatch.setattr(uci, "DATA_DIR", tmp_path / "data")
+    folder, why = _uci_folder()
+    assert folder is None
+    assert "semeion.data and house-votes-84.data" in why and "run `python -m classic.uci download`" in why
+    monkeypatch.setenv("CLASSIC_DATA_HOME", str(tmp_path / "nowhere"))
+    assert "not a folder" in _uci_folder()[1]
