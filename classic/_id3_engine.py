@@ -179,13 +179,18 @@ def threshold_candidates(
 
 
 def first_best(node: np.ndarray, score: np.ndarray, n_nodes: int, tolerance: float) -> np.ndarray:
-    """For each node, the index of its first candidate within ``tolerance`` of its best (−1: none)."""
-    best = np.full(n_nodes, -np.inf)
-    np.maximum.at(best, node, score)
-    good = np.flatnonzero(score >= best[node] - tolerance)
-    found, at = np.unique(node[good], return_index=True)
+    """For each node, the index of its first candidate within ``tolerance`` of its best (−1: none).
+
+    ``node`` is sorted (the candidates come grouped by node, lowest threshold first).
+    """
     out = np.full(n_nodes, -1, dtype=np.int64)
-    out[found] = good[at]
+    if len(node) == 0:
+        return out
+    starts = np.flatnonzero(np.r_[True, node[1:] != node[:-1]])
+    best = np.maximum.reduceat(score, starts)
+    good = np.flatnonzero(score >= np.repeat(best, np.diff(np.r_[starts, len(node)])) - tolerance)
+    first = good[np.r_[True, node[good][1:] != node[good][:-1]]]
+    out[node[first]] = first
     return out
 
 
