@@ -170,7 +170,12 @@ def player_data(
         "labels": np.asarray(y, dtype=int).tolist(),
         "classNames": list(class_names),
         # The exported PNG's background is the canvas's: white (the theme's ink at full light).
-        "theme": {**theme.player_theme(2), "background": theme.light(theme.INK, 1.0)},
+        # and the plane before the first update, when there is no line yet: a faint grey.
+        "theme": {
+            **theme.player_theme(2),
+            "background": theme.light(theme.INK, 1.0),
+            "empty": theme.light(theme.TIE, 0.85),
+        },
         "updates": [
             {"e": int(e), "i": int(i), "w": [float(v) for v in row[:-1]], "b": float(row[-1])}
             for e, i, row in zip(model.update_epochs_, model.update_points_, weights, strict=True)
@@ -274,10 +279,11 @@ def regions_spec(
     return _chart(
         320,
         title=title,
+        resolve={"scale": {"color": "independent", "shape": "independent"}},
         layer=[
             {
                 "data": {"values": cells},
-                "mark": {"type": "rect", "stroke": None},
+                "mark": {"type": "rect", "strokeWidth": 0},
                 "encoding": {
                     "x": _axis("a", "x₁", xlim),
                     "x2": {"field": "a2"},

@@ -35,6 +35,7 @@ WORDED = (
     "The perceptron needs points of both classes",
     "The points in this link could not be read",
     "Some settings in this link could not be used",
+    "`",  # an uploaded file's name as a code span, then why it could not be read
 )
 
 
@@ -177,6 +178,23 @@ def test_a_link_with_points_reproduces_them():
     assert data["points"] == X.round(2).tolist() and data["labels"] == y.tolist()
     model = Perceptron(max_epochs=7, shuffle=True, random_state=0).fit(X.round(2), y)
     assert [u["i"] for u in data["updates"]] == model.update_points_.tolist()
+    assert not any(m.startswith("Some settings") for m in messages(at))  # every value was used
+
+
+def test_csv_upload_replaces_the_points_and_a_bad_file_is_explained_as_text():
+    at = open_page("perceptron")
+    at.selectbox(key="pc_data").set_value(DATA[4]).run()
+    csv = b"x1,x2,label\n0,0,no\n1,1,yes\n0.5,0.2,no\n"
+    at.get("file_uploader")[0].upload("mine.csv", csv, "text/csv").run()
+    assert_no_exception(at)
+    data = player_data(at)
+    assert data["points"] == [[0.0, 0.0], [1.0, 1.0], [0.5, 0.2]] and data["labels"] == [0, 1, 0]
+    bad = b"x1,x2,label\n![x](http://example.com/a.png),0,a\n1,1,b\n"
+    at.get("file_uploader")[0].upload("<b>bad</b>.csv", bad, "text/csv").run()
+    assert_no_exception(at)
+    error = at.error[0].value
+    assert "could not be read" in error and "](http" not in error.replace("\\]", "")
+    assert len(player_data(at)["points"]) == 3  # the points stay as they were
 
 
 @pytest.mark.parametrize(
