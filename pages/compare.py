@@ -32,12 +32,8 @@ with st.sidebar:
     name = st.selectbox("Data", [*compare.DATASETS, YOURS], key="cmp_data", **URL)
     generated = {"disabled": name == YOURS, **URL}
     n_points = st.slider("Points", 20, 1000, DEFAULT["points"], step=10, key="cmp_points", **generated)
-    seed = int(
-        st.number_input("Random seed (data and split)", 0, 2**31 - 1, DEFAULT["seed"], key="cmp_seed", **URL)
-    )
-    flip = st.slider(
-        "Flipped labels (label noise, %)", 0, 40, DEFAULT["flip"], step=5, key="cmp_flip", **generated
-    )
+    seed = int(st.number_input("Seed (data and split)", 0, 2**31 - 1, DEFAULT["seed"], key="cmp_seed", **URL))
+    flip = st.slider("Flipped labels (noise, %)", 0, 40, DEFAULT["flip"], step=5, key="cmp_flip", **generated)
     st.subheader("Classifiers")
     kind = st.selectbox("Perceptron", compare.PERCEPTRONS, key="cmp_perceptron", **URL)
     k = st.slider("k (neighbours)", 1, 100, DEFAULT["k"], key="cmp_k", **URL)
@@ -58,13 +54,17 @@ def fitted(classifier: str, X: np.ndarray, y: np.ndarray, seed: int, **params) -
 
 
 # A resource, not data: the table (up to 8 MB) is only read, so it is shared rather than copied.
-@st.cache_resource(max_entries=8, show_spinner="Finding the neighbours of every pixel…")
+@st.cache_resource(max_entries=4, show_spinner="Finding the neighbours of every pixel…")
 def neighbours(X: np.ndarray, y: np.ndarray, seed: int):
     return compare.grid_neighbours(compare.split(X, y, seed), compare.box(X, RESOLUTION)[0])
 
 
+# On a projector the panels come first, above your points' editor; elsewhere you edit, then see.
+first, second = st.container(), st.container()
+editor_area, panel_area = (second, first) if present.is_on() else (first, second)
 if name == YOURS:  # click, edit, upload; the points travel in the link as cmp_user_points
-    X, y = user_points("cmp_user", 2, compare.make_data("XOR", 16, 1), NAMES)
+    with editor_area:
+        X, y = user_points("cmp_user", 2, compare.make_data("XOR", 16, 1), NAMES)
 else:
     X, y = points(name, n_points, seed, flip)
 problem = compare.check_points(X, y)
@@ -82,7 +82,7 @@ titles = {c: compare.title(c, result, kind) for c, result in results.items()}
 lines = {"perceptron": compare.line_ends(results["perceptron"].model, low, high)}
 
 dots = draw.point_values(data, NAMES)
-for column, (c, result) in zip(st.columns(3), results.items(), strict=True):
+for column, (c, result) in zip(panel_area.columns(3), results.items(), strict=True):
     with column:
         big = present.is_on()  # a projector: labels of 18 px
         spec = draw.panel_spec(

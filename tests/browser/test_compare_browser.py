@@ -76,3 +76,18 @@ def test_your_points_from_a_link(server, browser_page):
     assert page.get_by_text("Place your points").count() == 1
     assert_no_exception_box(page)
     screenshot(page, "compare-your-points")
+
+
+def test_presentation_mode_puts_the_panels_above_your_points(server, browser_page):
+    page = browser_page
+    page.set_viewport_size({"width": 1280, "height": 720})
+    points = "0_0_0~0_0.5_0.2~0_0.2_0.4~0_0.6_0.7~1_2_2~1_3_3~1_2.5_3~1_2.2_2.8"
+    page.goto(f"{server}/compare?present=true&cmp_data=Your+points&cmp_user_points={points}")
+    wait_for_app(page)
+    charts = page.locator(CHARTS)
+    charts.nth(3).locator("canvas, svg").first.wait_for(timeout=60_000)
+    for i in range(3):  # the three panels come before the click chart, and fit the screen
+        box = charts.nth(i).bounding_box()
+        assert box["y"] + box["height"] <= min(720, charts.nth(3).bounding_box()["y"])
+    assert_no_exception_box(page)
+    page.screenshot(path=str(screenshot(page, "compare-present-your-points")), full_page=False)
