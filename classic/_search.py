@@ -1,21 +1,22 @@
 """Finding the k nearest training points of many queries at once: the fast paths behind k-NN.
 
-Every path returns the same answer, the k nearest training points sorted by (distance, index)
-with exact float64 distances; they differ only in how much work they skip.
+Every path returns the k nearest training points sorted by (distance, index): of points at
+the same distance the lower index comes first, and is kept when they straddle the k-th place.
+They differ in how much work they skip.
 
-- **Brute force** (any metric, any dimension). The training set is prepared once
-  (:class:`TrainingSet`). For the Euclidean metric |a − b|² = |a|² + |b|² − 2 a·b ranks all
-  training points with one float32 matrix multiply per chunk of queries (chunks sized so one
-  chunk's ranking stays in cache), then a partition picks the k smallest. Small-integer data
-  (binary pixels) pack distance and index into one exact float32 key per pair, so a plain
-  ``partition`` on values finds the neighbours with ties to the lowest index. Other metrics,
-  and coordinates large enough for float32 to overflow, are measured exactly in float64.
-- **Bucket grid** (two dimensions or one, Minkowski metrics). The plane is cut into cells of a
-  few points each. A query first measures the points in its cell and the ring of cells around
-  it; every point outside those cells is at least as far as the nearest edge of the searched
-  square, so once the k-th distance found is below that edge the answer is final, otherwise
-  the square grows by one ring. Queries in the same block of cells share their candidates, so
-  each block is one small dense distance matrix.
+- **Brute force** (any metric, any dimension). Up to ``EXACT_DIMS`` features every distance
+  is measured exactly in float64. Above, the training set is prepared once
+  (:class:`TrainingSet`) and for the Euclidean metric |a − b|² = |a|² + |b|² − 2 a·b ranks all
+  training points with one float32 matrix multiply per chunk of queries (chunks sized from the
+  cache and the number of features), then a partition picks the k smallest; those distances
+  are good to about 7 significant digits. Small-integer data (binary pixels) pack distance and
+  index into one exact float32 key per pair, so a plain ``partition`` on values finds the
+  neighbours exactly. Other metrics, and coordinates too large for float32, are measured
+  exactly in float64.
+- **Query tiles** (one or two dimensions, Minkowski metrics; see :func:`tile_neighbors`). The
+  queries' box is cut into tiles, each with the few training points that can be the neighbours
+  of a query inside it (a triangle-inequality bound), so each tile is one small dense distance
+  matrix, and a partition on the values picks the k smallest. Exact float64 distances.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from classic.distances import distances, minkowski_p
 CACHE_BYTES = 2**22  # one chunk's ranking: 4 MiB measured best here (1 MiB L2 per core, 32 MiB L3)
 MIN_CHUNK_ROWS = 64  # fewer query rows per chunk re-read the whole training matrix too often
 MAX_CHUNK_BYTES = 2**26  # a chunk's ranking never takes more memory than this
-EXACT_DIMS = 8  # up to this many features, the chosen neighbours' distances are recomputed in float64
+EXACT_DIMS = 8  # up to this many features, brute force measures every distance exactly in float64
 FLOAT32_SAFE = 1e36  # largest |x|²·d for which float32 squares and dot products stay finite
 TILE_SAFE = 2.0**250  # coordinates below this keep the bucket grid's powers finite in float64
 TILE_WORK = 16384  # a query tile with less work than this (queries × candidates) is not cut
@@ -127,7 +128,8 @@ def _keyed_neighbors(
 
 
 def _smallest(ranking: np.ndarray, k: int) -> np.ndarray:
-    """Column indices of the k smallest values per row, ties at the k-th value to the lowest column."""
+    """Column indices of the k smallest values per row, in increasing column order; of values
+    tied at the k-th, the lowest columns."""
     n = ranking.shape[1]
     if k >= n:
         return np.broadcast_to(np.arange(n), ranking.shape)
@@ -139,11 +141,12 @@ def _smallest(ranking: np.ndarray, k: int) -> np.ndarray:
     ambiguous = np.flatnonzero((ranking <= kth).sum(axis=1) > k)
     if len(ambiguous):
         chosen[ambiguous] = np.argsort(ranking[ambiguous], axis=1, kind="stable")[:, :k]
-    return chosen
+    return np.sort(chosen, axis=1)
 
 
 def _sorted_by_distance(chosen: np.ndarray, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    order = np.lexsort((candidates, chosen), axis=1)
+    """Each row's neighbours by (distance, index), for candidates in increasing index order."""
+    order = np.argsort(chosen, axis=1, kind="stable")
     return np.take_along_axis(chosen, order, axis=1), np.take_along_axis(candidates, order, axis=1)
 
 
@@ -169,7 +172,7 @@ def brute_neighbors(Q: Any, prepared: TrainingSet, k: int) -> tuple[np.ndarray, 
         if found is None:
             block = block.astype(np.float64, copy=False)
             centred = block - prepared.centre if euclidean else block
-            if euclidean and _fits_float32(centred):
+            if euclidean and dims > EXACT_DIMS and _fits_float32(centred):
                 found = _ranked_neighbors(prepared, centred, block, k, buffer[: len(block)])
             else:
                 exact = _exact_in_chunks(block, T, metric, p)
@@ -198,11 +201,8 @@ def _ranked_neighbors(
     ranking *= -2.0
     ranking += prepared.squared_norms
     candidates = _smallest(ranking, k)
-    if prepared.X.shape[1] <= EXACT_DIMS:  # cheap: measure the chosen few exactly, in float64
-        chosen = distances(block[:, None, :], prepared.X[candidates], "euclidean")
-    else:
-        chosen = np.take_along_axis(ranking, candidates, axis=1).astype(np.float64)
-        chosen = np.sqrt(np.maximum(chosen + np.einsum("ij,ij->i", B32, B32)[:, None], 0.0))
+    chosen = np.take_along_axis(ranking, candidates, axis=1).astype(np.float64)
+    chosen = np.sqrt(np.maximum(chosen + np.einsum("ij,ij->i", B32, B32)[:, None], 0.0))
     return _sorted_by_distance(chosen, candidates)
 
 
@@ -322,7 +322,8 @@ def _cut(
     if end - start < 2 or work < TILE_WORK or len(candidates) <= k or np.all(high == low):
         return None
     middle = (low + high) / 2
-    quarter = (Q[start:end, 0] > middle[0]) * 2 + (Q[start:end, 1] > middle[1])
+    # uint8 codes: numpy's stable sort of 8-bit keys is a radix sort, one pass
+    quarter = (Q[start:end, 0] > middle[0]).view(np.uint8) * np.uint8(2) + (Q[start:end, 1] > middle[1])
     counts = np.bincount(quarter, minlength=4)
     offsets = np.array([[0, 0], [0, 1], [1, 0], [1, 1]])
     centres = low + (offsets + 0.5) * (high - low) / 2

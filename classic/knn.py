@@ -103,9 +103,9 @@ def vote(
     by several classes, in which case :data:`TIE_RULE` decided.
     """
     labels = np.asarray(labels)
-    w = relative_weights(distances, weights, bandwidth)
     cells = (np.arange(len(labels))[:, None] * n_classes + labels).ravel()
-    scores = np.bincount(cells, w.ravel(), minlength=len(labels) * n_classes).reshape(len(labels), n_classes)
+    w = None if weights == "uniform" else relative_weights(distances, weights, bandwidth).ravel()
+    scores = np.bincount(cells, w, minlength=len(labels) * n_classes).reshape(len(labels), n_classes)
     best = scores.max(axis=1, keepdims=True)
     is_top = (scores >= best * (1 - 1e-12)) & (best > 0)  # equal up to rounding in the sums
     tied = is_top.sum(axis=1) > 1
@@ -113,7 +113,7 @@ def vote(
     first = np.take_along_axis(is_top, labels, axis=1).argmax(axis=1)
     winner = labels[np.arange(len(labels)), first]
     totals = scores.sum(axis=1, keepdims=True)
-    shares = np.divide(scores, totals, out=np.full_like(scores, 1.0 / n_classes), where=totals > 0)
+    shares = np.divide(scores, totals, out=np.full(scores.shape, 1.0 / n_classes), where=totals > 0)
     return winner, shares, tied
 
 
