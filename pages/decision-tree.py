@@ -126,23 +126,23 @@ with tabs[shown]:
         st.caption(figures.summary(model, X, y, row, url.code_span) + " Click a point to follow it.")
     elif shown == "Rules":
         rules, dot = model.rules(), tree_export.to_dot(model)
-        st.write(f"{len(rules)} rules, one per leaf: the tree in disjunctive normal form.")
-        st.code("\n".join(rules), language=None)
+        st.write(figures.rules_heading(len(rules)))
+        st.code("\n".join(rules[: figures.MAX_RULES]), language=None)
         note = figures.dot_note(dot)
         st.download_button("Tree (DOT)", dot.source, "tree.dot", key="tree_dot", help=note, on_click="ignore")
-    elif shown == "Evaluation" and len(y) < 30:
+    elif shown == "AND vs parity":
+        sizes = representation_sizes()
+        st.vega_lite_chart(figures.representation_spec(sizes), alt="Nodes for AND and parity of n bits")
+        st.caption(figures.representation_text(sizes))
+    elif len(y) < 30:  # the Evaluation tab from here on
         st.info(f"With {len(y)} rows there is nothing to hold out: choose the 1984 votes or 2-D points.")
-    elif shown == "Evaluation":
+    elif not figures.slow_to_evaluate(X) or st.toggle(figures.EVALUATE, key="tree_run"):
         result = evaluate(X, y, names, params, fraction, seed)
         st.dataframe(figures.evaluation_table(result, fraction), hide_index=True)
         st.vega_lite_chart(figures.learning_curve_spec(result), alt="Accuracy against training rows")
         if name == VOTES:
             claims = figures.claims_table(protocol(X, y), id3_lessons.complete_rows_root(X, y, names))
             st.dataframe(claims, hide_index=True)
-    else:
-        sizes = representation_sizes()
-        st.vega_lite_chart(figures.representation_spec(sizes), alt="Nodes for AND and parity of n bits")
-        st.caption(figures.representation_text(sizes))
 
 try_this("decision-tree", [Step(**step) for step in lesson_steps()])
 how_it_works(id3_lessons.textbook_id3, id3.split_scores, **figures.HOW_IT_WORKS)

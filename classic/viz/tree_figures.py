@@ -34,13 +34,14 @@ def number(value: float) -> str:
 # --------------------------------------------------------------------------------------------
 
 
-def _nodes(root: Any) -> Iterator[tuple[Any, Any, str | None]]:
-    """``(node, parent, edge label)`` for every node, parents first (depth first, drawn order)."""
+def _nodes(root: Any, max_depth: int | None = None) -> Iterator[tuple[Any, Any, str | None]]:
+    """``(node, parent, edge label)`` for every node down to ``max_depth``, parents first (depth first)."""
     stack = [(root, None, None)]
     while stack:
         node, parent, edge = stack.pop()
         yield node, parent, edge
-        stack.extend((child, node, str(value)) for value, child in reversed(node.children.items()))
+        if max_depth is None or node.depth < max_depth:
+            stack.extend((child, node, str(value)) for value, child in reversed(node.children.items()))
 
 
 def _test(node: Any) -> str:
@@ -53,18 +54,25 @@ MAX_TERMS = 12  # candidate tests per split whose terms the player carries
 
 
 def drawn_depth(model: Any, max_nodes: int = MAX_DRAWN_NODES) -> int:
-    """The deepest level down to which the tree has at most ``max_nodes`` nodes (at least 0)."""
-    sizes = np.bincount([node.depth for node, _, _ in _nodes(model.root_)])
-    fits = np.flatnonzero(np.cumsum(sizes) <= max_nodes)
-    return int(fits[-1]) if len(fits) else 0
+    """The deepest level down to which the tree has at most ``max_nodes`` nodes (at least 0).
+
+    Levels are counted from the root down and the count stops at the first level that does not
+    fit, so a huge tree costs no more than its drawn part and one level below it.
+    """
+    level, depth, total = [model.root_], 0, 1
+    while True:
+        below = [child for node in level for child in node.children.values()]
+        if not below or total + len(below) > max_nodes:
+            return depth
+        level, depth, total = below, depth + 1, total + len(below)
 
 
 def kept_steps(model: Any) -> list[Any]:
     """The splits the player shows, in the order they were made: those still in the tree (pruning
     removes some) whose children are drawn (``drawn_depth`` cuts a tree too big to draw)."""
     depth = drawn_depth(model)
-    present = {id(node) for node, _, _ in _nodes(model.root_) if not node.is_leaf and node.depth < depth}
-    return [step for step in model.steps_ if id(step.node) in present]
+    split = {id(node) for node, _, _ in _nodes(model.root_, depth) if not node.is_leaf and node.depth < depth}
+    return [step for step in model.steps_ if id(step.node) in split]
 
 
 def tree_nodes(model: Any) -> list[dict]:
@@ -74,7 +82,6 @@ def tree_nodes(model: Any) -> list[dict]:
     children are not drawn), so a player can show the tree as it was after any number of splits.
     """
     order = {id(step.node): k for k, step in enumerate(kept_steps(model))}
-    depth = drawn_depth(model)
     return [
         {
             "id": int(node.id),
@@ -85,8 +92,7 @@ def tree_nodes(model: Any) -> list[dict]:
             "counts": [int(n) for n in node.counts.values()],
             "split": order.get(id(node)),
         }
-        for node, parent, edge in _nodes(model.root_)
-        if node.depth <= depth
+        for node, parent, edge in _nodes(model.root_, drawn_depth(model))
     ]
 
 
@@ -95,7 +101,7 @@ def size_note(model: Any) -> str:
     depth = drawn_depth(model)
     if depth >= model.depth_:
         return ""
-    hidden = sum(1 for node, _, _ in _nodes(model.root_) if node.depth > depth)
+    hidden = model.n_nodes_ - sum(1 for _ in _nodes(model.root_, depth))
     return (
         f"The tree is too big to draw whole: levels 0–{depth} of 0–{model.depth_} are drawn, "
         f"{hidden:,} deeper nodes are left out (the rules list every leaf)."
@@ -694,3 +700,19 @@ def dot_note(drawing: Any) -> str | None:
         f"Levels 0–{drawing.depth} of 0–{drawing.full_depth} are drawn: the {drawing.hidden_nodes:,} deeper "
         "nodes would take graphviz minutes to lay out."
     )
+
+
+MAX_RULES = 500  # rules listed on the page (a deep tree on an upload can have thousands)
+QUICK_EVALUATION = 20_000  # table cells up to which the evaluation runs when its tab opens
+EVALUATE = "Run the evaluation: 10-fold cross-validation with and without pruning, a learning curve"
+
+
+def rules_heading(count: int) -> str:
+    """The sentence above the rules: how many, what they are, how many are listed."""
+    listed = "" if count <= MAX_RULES else f"; the first {MAX_RULES:,} are listed"
+    return f"{count:,} rules, one per leaf: the tree in disjunctive normal form{listed}."
+
+
+def slow_to_evaluate(X: Any) -> bool:
+    """Whether the evaluation (about 80 trees) should wait for a click rather than run on opening the tab."""
+    return int(np.asarray(X).size) > QUICK_EVALUATION

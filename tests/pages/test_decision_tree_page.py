@@ -333,3 +333,19 @@ def test_each_try_this_setup_button_opens_its_view(index):
         assert at.session_state[key] == value
     if "tree_step" in step["setup"]:
         assert player(at)["start"] == step["setup"]["tree_step"]
+
+
+def test_a_large_upload_is_evaluated_only_when_asked_and_lists_a_bounded_number_of_rules():
+    rng = np.random.default_rng(3)
+    values = np.char.add("v", rng.integers(0, 3, size=(2100, 10)).astype(str))
+    labels = np.where(values[:, 0] == "v0", "yes", "no")
+    header = ",".join(f"c{j}" for j in range(10)) + ",label\n"
+    body = "\n".join(",".join(r) + f",{c}" for r, c in zip(values, labels, strict=True))
+    at = linked({"tree_data": figures.UPLOAD, "tree_tab": "Evaluation"})
+    upload(at, "large.csv", (header + body).encode())
+    assert figures.slow_to_evaluate(values) and not at.dataframe
+    at.toggle(key="tree_run").set_value(True).run()
+    assert_no_exception(at)
+    assert at.dataframe[0].value["experiment"].tolist()[0] == "10-fold cross-validation"
+    assert figures.rules_heading(3) == "3 rules, one per leaf: the tree in disjunctive normal form."
+    assert figures.rules_heading(5000).endswith(f"the first {figures.MAX_RULES} are listed.")
