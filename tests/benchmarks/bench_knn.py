@@ -24,6 +24,17 @@ from classic import datasets, evaluation  # noqa: E402
 from classic.knn import KNNClassifier  # noqa: E402
 
 
+def median_time(function, repeat: int = 7) -> float:
+    """Median wall time of a function (after one warm-up call)."""
+    function()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    return float(np.median(times))
+
+
 def side_by_side(ours, theirs, repeat: int = 15) -> tuple[float, float]:
     """Median wall times of two functions run alternately, so both see the same machine noise."""
     ours(), theirs()  # warm up

@@ -9,7 +9,6 @@ largest k) and a re-vote for a new k. Prints ours / sklearn / ratio and the goal
 
 import os
 import sys
-import time
 from pathlib import Path
 
 os.environ["OMP_WAIT_POLICY"] = "passive"
@@ -22,17 +21,7 @@ from sklearn.neighbors import KNeighborsClassifier  # noqa: E402
 
 from classic import datasets  # noqa: E402
 from classic.knn import KNNClassifier, neighbour_table, region_grid  # noqa: E402
-from tests.benchmarks.bench_knn import report, side_by_side  # noqa: E402
-
-
-def median_time(function, repeat: int = 7) -> float:
-    function()
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times))
+from tests.benchmarks.bench_knn import median_time, report, side_by_side  # noqa: E402
 
 
 def main() -> None:
