@@ -302,18 +302,20 @@ class Router:
         table = self.votes if rule == "branch" else self.proba
         out = np.zeros((len(codes), table.shape[1]))
         rows, nodes = np.arange(len(codes)), np.zeros(len(codes), dtype=np.int64)
-        weights, expanded = np.ones(len(codes)), False
+        weights, expanded, numeric = np.ones(len(codes)), False, self.numeric.any()
         while len(rows):
             if visits is not None:
                 visits.append((rows, nodes))
             feature = self.feature[nodes]
-            slot = np.full(len(rows), -3, dtype=np.int64)  # −3: a leaf
-            inner = np.flatnonzero(feature >= 0)
+            inner = feature >= 0
             f, r = feature[inner], rows[inner]
-            numeric, x = self.numeric[f], values[r, f]
-            slot[inner] = np.where(
-                numeric, np.where(np.isnan(x), -1, x > self.threshold[nodes[inner]]), codes[r, f]
-            )
+            slot = np.full(len(rows), -3, dtype=np.int64)  # −3: a leaf
+            if numeric:
+                x = values[r, f]
+                test = np.where(np.isnan(x), -1, x > self.threshold[nodes[inner]])
+                slot[inner] = np.where(self.numeric[f], test, codes[r, f])
+            else:
+                slot[inner] = codes[r, f]
             stop = slot <= -2  # a leaf, or a value this node never saw: its own distribution answers
             if expanded:  # a row may reach several leaves at once
                 np.add.at(out, rows[stop], weights[stop, None] * table[nodes[stop]])
@@ -323,7 +325,11 @@ class Router:
             if rule in ("majority", "value"):
                 slot[lost] = self.majority[nodes[lost]]
                 lost[:] = False
-            expanded = expanded or bool(lost.any())
+            if not lost.any():
+                go = ~stop
+                rows, nodes, weights = rows[go], self.child[nodes[go], slot[go]], weights[go]
+                continue
+            expanded = True
             go = np.flatnonzero(~stop & ~lost)
             entry, branch = np.nonzero(self.share[nodes[lost]] > 0)  # every way training rows went
             entry = np.flatnonzero(lost)[entry]
