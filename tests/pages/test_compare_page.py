@@ -4,8 +4,6 @@ the "Try this" answers checked against the library, and the URL reproducing the 
 import json
 import re
 
-import numpy as np
-import pandas as pd
 import pytest
 from conftest import assert_no_exception, open_page
 
@@ -99,32 +97,35 @@ def test_kernel_perceptron_has_no_line():
     assert "RBF kernel" in charts(at)[0]["title"]["text"]
 
 
-def test_your_points_hostile_and_empty_tables_give_a_message():
-    at = open_page("compare")
-    at.selectbox(key="cmp_data").set_value("Your points").run()
-    assert_no_exception(at)
-    assert len(charts(at)) == 3
-    at.session_state["cmp_user_points"] = pd.DataFrame({"x1": [0.0, 1.0], "x2": [0.0, 1.0], "class": [0, 0]})
-    at.run()
-    assert_no_exception(at)
-    assert "exactly two classes" in at.warning[0].value
-    at.session_state["cmp_user_points"] = pd.DataFrame(
-        {"x1": [0.0, 1.0, np.inf, 2.0], "x2": [0.0, 1.0, 1.0, 2.0], "class": [0, 1, 0, 1]}
-    )
-    at.run()
-    assert_no_exception(at)
-    assert "finite" in at.warning[0].value
-
-
-def test_the_url_reproduces_the_view():
+def open_with(**params):
+    """The app opened on /compare with these query parameters (a link's first run)."""
     from conftest import ROOT
     from streamlit.testing.v1 import AppTest
 
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.query_params.update(cmp_data="Spiral", cmp_k="3", cmp_depth="9", cmp_perceptron="RBF kernel")
+    at.query_params.update(params)
     at.run()
     at.switch_page("pages/compare.py")
-    at.run()
+    return at.run()
+
+
+def test_your_points_of_one_class_or_unreadable_give_a_message():
+    at = open_page("compare")
+    at.selectbox(key="cmp_data").set_value("Your points").run()
+    assert_no_exception(at)
+    assert len(charts(at)) == 3  # the default points
+    at = open_with(cmp_data="Your points", cmp_user_points="0_0_0~0_1_1~0_2_0")
+    assert_no_exception(at)
+    assert "exactly two classes" in at.warning[0].value
+    assert not charts(at)
+    at = open_with(cmp_data="Your points", cmp_user_points="0_0_inf~1_1_1")
+    assert_no_exception(at)
+    assert any("could not be read" in w.value for w in at.warning)
+    assert len(charts(at)) == 3  # the default points instead
+
+
+def test_the_url_reproduces_the_view():
+    at = open_with(cmp_data="Spiral", cmp_k="3", cmp_depth="9", cmp_perceptron="RBF kernel")
     assert_no_exception(at)
     assert at.selectbox(key="cmp_data").value == "Spiral"
     assert at.slider(key="cmp_k").value == 3
@@ -183,16 +184,7 @@ def test_set_up_this_view_applies_the_questions_settings():
 
 
 def test_your_points_come_from_the_link():
-    from conftest import ROOT
-    from streamlit.testing.v1 import AppTest
-
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.query_params.update(
-        cmp_data="Your points", cmp_user_points="0_0_0~0_0.5_0.2~0_0.2_0.4~1_2_2~1_3_3~1_2.5_3"
-    )
-    at.run()
-    at.switch_page("pages/compare.py")
-    at.run()
+    at = open_with(cmp_data="Your points", cmp_user_points="0_0_0~0_0.5_0.2~0_0.2_0.4~1_2_2~1_3_3~1_2.5_3")
     assert_no_exception(at)
     specs = charts(at)
     assert len(specs) == 3
@@ -208,16 +200,9 @@ def test_your_points_come_from_the_link():
 
 
 def test_hostile_link_values_are_ignored_with_a_note():
-    from conftest import ROOT
-    from streamlit.testing.v1 import AppTest
-
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.query_params.update(
+    at = open_with(
         cmp_data="Mars", cmp_k="abc", cmp_points="1e9", cmp_perceptron="<b>x</b>", cmp_user_points="1_x_2"
     )
-    at.run()
-    at.switch_page("pages/compare.py")
-    at.run()
     assert_no_exception(at)
     assert at.selectbox(key="cmp_data").value == compare.DEFAULTS["data"]
     assert at.slider(key="cmp_k").value == compare.DEFAULTS["k"]
