@@ -31,14 +31,13 @@ from typing import Any
 
 import numpy as np
 
-from classic._search import CACHE_BYTES, TrainingSet, nearest_neighbors
+from classic._search import TrainingSet, nearest_neighbors
 from classic._validation import Estimator, check_is_fitted
 from classic.distances import METRICS, metric_suits, minkowski_p, pairwise_distances
 from classic.kdtree import KDTree
 
 __all__ = [
     "ALGORITHMS",
-    "CACHE_BYTES",
     "METRICS",
     "TIE_RULE",
     "WEIGHTS",
@@ -200,9 +199,9 @@ class KNNClassifier(Estimator):
             if value not in allowed:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}; got {value!r}")
         _check_k(self.k)
-        if self.metric == "minkowski" and not self.p >= 1:
+        if self.metric == "minkowski" and not (_is_number(self.p) and self.p >= 1):
             raise ValueError(f"p must be >= 1 for the Minkowski metric; got {self.p!r}")
-        if not (np.isfinite(self.bandwidth) and self.bandwidth > 0):
+        if not (_is_number(self.bandwidth) and np.isfinite(self.bandwidth) and self.bandwidth > 0):
             raise ValueError(f"bandwidth must be a positive number; got {self.bandwidth!r}")
         if self.algorithm == "kdtree" and minkowski_p(self.metric, self.p) is None:
             raise ValueError(f"the k-d tree supports Minkowski metrics only, not {self.metric!r}")
@@ -230,7 +229,7 @@ class KNNClassifier(Estimator):
         if X.shape[1] != self.n_features_in_:
             raise ValueError(f"X has {X.shape[1]} features, the model was fitted on {self.n_features_in_}")
         k = self.k if k is None else k
-        if isinstance(k, bool) or int(k) != k or not 1 <= k <= len(self.X_):
+        if not _is_count(k) or k > len(self.X_):
             raise ValueError(f"k must be an integer in [1, {len(self.X_)}]; got {k!r}")
         if self.tree_ is not None:
             return self.tree_.query_many(X, int(k), p=minkowski_p(self.metric, self.p))
@@ -254,8 +253,19 @@ class KNNClassifier(Estimator):
         return self.decide(X).shares
 
 
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
+        value, (bool, np.bool_)
+    )
+
+
+def _is_count(k: Any) -> bool:
+    """Whether k is a whole number ≥ 1 (an int, or a float such as 3.0; never a bool, NaN or inf)."""
+    return _is_number(k) and bool(np.isfinite(k) and k >= 1 and int(k) == k)
+
+
 def _check_k(k: Any) -> None:
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer, float)) or int(k) != k or k < 1:
+    if not _is_count(k):
         raise ValueError(f"k must be a positive integer; got {k!r}")
 
 

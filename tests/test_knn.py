@@ -119,6 +119,11 @@ def test_weights():
     [
         ({"k": 0}, None, "k must be a positive integer"),
         ({"k": 2.5}, None, "k must be a positive integer"),
+        ({"k": float("inf")}, None, "k must be a positive integer"),
+        ({"k": float("nan")}, None, "k must be a positive integer"),
+        ({"k": "3"}, None, "k must be a positive integer"),
+        ({"bandwidth": "wide"}, None, "bandwidth"),
+        ({"metric": "minkowski", "p": float("nan")}, None, "p must be >= 1"),
         ({"k": 10}, None, "larger than the training set"),
         ({"metric": "euclidian"}, None, "metric must be one of"),
         ({"weights": "unifrom"}, None, "weights must be one of"),
