@@ -39,7 +39,6 @@ JS_SAFE_INTEGER = 2**53 - 1
 
 PAGES = re.findall(r'st\.Page\(\s*"pages/([\w-]+)\.py"', (ROOT / "app.py").read_text())
 
-# In order of what would hurt most if it got through (the URL fuzz may stop early on time).
 HOSTILE = {
     "Markdown image": "![x](http://example.com/x.png)",
     "HTML/JS": "<script>alert(1)</script><img src=x onerror=alert(1)>",
@@ -308,40 +307,52 @@ def _bound_candidates(name: str) -> list[str]:
     return sorted(keys)
 
 
-def _culprits(name: str, keys: list[str], value: Any, seconds: float = 30) -> str:
+def _culprits(name: str, params: dict[str, Any], seconds: float = 30) -> str:
     """Which parameters raise alone (looked for only after a failure, within ``seconds``)."""
     if _open(name).exception:
         return "the page raises without any parameter"
     found, deadline = [], time.monotonic() + seconds
-    for key in keys:
+    for key, value in params.items():
         if time.monotonic() > deadline:
             found.append("…")
             break
         if _open(name, {key: value}).exception:
-            found.append(key)
+            found.append(f"{key}={_label(value)}")
     return ", ".join(found) or "no parameter alone"
+
+
+def _label(value: Any) -> str:
+    return next(label for label, hostile in HOSTILE.items() if hostile == value)
 
 
 @pytest.mark.parametrize("name", PAGES)
 def test_url_fuzz(name):
+    """Run r gives parameter i the hostile value (i + r) mod 16: every run tries many values at
+    once, and in 16 runs every parameter has had every value."""
     keys = _bound_candidates(name)
-    failures, tried = [], []
+    values = list(HOSTILE.values())
+    failures, runs = [], 0
     deadline = time.monotonic() + URL_SECONDS
-    for label, value in HOSTILE.items():
+    for run in range(len(values)):
         if time.monotonic() > deadline:
             break
-        tried.append(label)
-        at = _open(name, {key: value for key in keys})
+        runs += 1
+        params = {key: values[(i + run) % len(values)] for i, key in enumerate(keys)}
+        at = _open(name, params)
         messages = [e.message[:300] for e in at.exception]
         if messages:
-            failures.append(f"every parameter = {label}: {messages[0]} (from {_culprits(name, keys, value)})")
+            failures.append(f"run {run}: {messages[0]} (from {_culprits(name, params)})")
             continue
         for text in _rendered_text(at):
             visible = _outside_code_spans(text)
             injected = [marker for marker in INJECTED if marker in visible]
             if injected:
-                failures.append(f"every parameter = {label}: rendered {injected} in {text[:120]!r}")
-    print(f"\n{name}: {len(keys)} parameters × {len(tried)} of {len(HOSTILE)} hostile values")
+                failures.append(f"run {run}: rendered {injected} in {text[:120]!r}")
+    tried = {(key, (i + run) % len(values)) for run in range(runs) for i, key in enumerate(keys)}
+    shown = len({value for _, value in tried})
+    print(
+        f"\n{name}: {len(keys)} parameters, {runs} runs, {len(tried)} (parameter, value) pairs, {shown}/16 values"
+    )
     assert not failures, "\n".join(failures)
 
 
