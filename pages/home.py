@@ -33,8 +33,9 @@ LESSONS = [
         "pages/decision-tree.py",
         "ID3 decision tree",
         "How a tree chooses its questions by information gain (entropy), split by split, with "
-        "every gain shown so you can check each choice by hand.",
-        "Grow trees on toy weather tables and the 1984 congressional votes.",
+        "every gain shown so you can check each choice by hand; how a real-valued feature is cut at "
+        "a threshold, giving axis-aligned boxes; why parity needs far more nodes than AND.",
+        "Grow trees on toy tables, the 1984 congressional votes, 2-D points or your own CSV.",
     ),
     (
         "pages/digits.py",
