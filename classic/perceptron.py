@@ -100,8 +100,9 @@ class Perceptron(_TwoClassClassifier):
         Seed for the shuffling.
     pocket : bool, default False
         Keep the weights with the fewest training mistakes seen ("pocket" algorithm) as the
-        result, instead of the last ones. If no update ever beats w = 0, the result stays
-        w = 0, which is no line: check ``coef_.any()``.
+        result, instead of the last ones; besides each (w, b) the perceptron visits, the line
+        along the same w at its best bias is a candidate (see ``_pocket``). The updates made
+        are the same either way. An update that leaves w = 0 is no line: check ``coef_.any()``.
 
     Attributes
     ----------

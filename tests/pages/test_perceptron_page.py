@@ -285,3 +285,28 @@ def test_fuzz_random_widget_combinations():
             if not button.disabled:
                 button.click().run()
             assert_only_worded_messages(at)
+
+
+HOSTILE = [
+    "abc",
+    "nan",
+    "inf",
+    "-inf",
+    "1e308",
+    str(10**100),
+    "<script>alert(1)</script>",
+    "![x](http://h/i.png)",
+    "é" * 5000,
+]
+
+
+@pytest.mark.parametrize("value", HOSTILE)
+def test_hostile_link_values_are_ignored_with_a_note(value):
+    keys = ["pc_data", "pc_seed", "pc_epochs", "pc_shuffle", "pc_kernel", "pc_tab", "pc_click_class"]
+    at = open_link(**{key: value for key in keys})
+    assert_only_worded_messages(at)
+    assert at.selectbox(key="pc_data").value == DATA[0] and at.slider(key="pc_epochs").value == 100
+    assert len(player_data(at)["updates"]) == 48  # the default view
+    for text in messages(at):  # the link's text only inside code spans, shown verbatim
+        outside_code = re.sub(r"`[^`]*`", "", text)
+        assert "<script>" not in outside_code and "](http" not in outside_code
