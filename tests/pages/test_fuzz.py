@@ -331,7 +331,7 @@ def test_url_fuzz(name):
     once, and in 16 runs every parameter has had every value."""
     keys = _bound_candidates(name)
     values = list(HOSTILE.values())
-    failures, runs = [], 0
+    failures, runs, noted = [], 0, 0
     deadline = time.monotonic() + URL_SECONDS
     for run in range(len(values)):
         if time.monotonic() > deadline:
@@ -343,6 +343,7 @@ def test_url_fuzz(name):
         if messages:
             failures.append(f"run {run}: {messages[0]} (from {_culprits(name, params)})")
             continue
+        noted += any("could not be used" in info.value for info in at.info)
         for text in _rendered_text(at):
             visible = _outside_code_spans(text)
             injected = [marker for marker in INJECTED if marker in visible]
@@ -351,7 +352,8 @@ def test_url_fuzz(name):
     tried = {(key, (i + run) % len(values)) for run in range(runs) for i, key in enumerate(keys)}
     shown = len({value for _, value in tried})
     print(
-        f"\n{name}: {len(keys)} parameters, {runs} runs, {len(tried)} (parameter, value) pairs, {shown}/16 values"
+        f"\n{name}: {len(keys)} parameters, {runs} runs, {len(tried)} (parameter, value) pairs, "
+        f"{shown}/16 values; the page's note in {noted} of {runs} runs"
     )
     assert not failures, "\n".join(failures)
 
