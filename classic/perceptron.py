@@ -171,7 +171,7 @@ class Perceptron(_TwoClassClassifier):
                 A_order = A[order]
             errors, position, block, gap, last = 0, 0, 16, 16, 0
             while position < n:
-                # The next mistake: scan a block about twice the last gap between mistakes,
+                # The next mistake: scan a block a few times the last gap between mistakes,
                 # doubling it while it is clean, so a scan is one or two numpy calls whether
                 # mistakes are dense (early passes) or rare (late ones).
                 stop = min(position + block, n)
@@ -181,7 +181,7 @@ class Perceptron(_TwoClassClassifier):
                     continue
                 position += int(wrong[0])
                 gap, last = (gap + position - last) // 2, position
-                block = 2 * gap + 8
+                block = 4 * gap + 32
                 i = int(order[position])
                 errors += 1
                 v = v + steps[i]
