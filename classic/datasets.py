@@ -15,6 +15,14 @@ import numpy as np
 
 from classic._validation import RandomState, check_random_state
 
+# The UCI loaders (find → download → validate → cache) live in classic.uci; re-exported so that
+# ``from classic.datasets import load_semeion`` keeps working.
+from classic.uci import DatasetUnavailable as DatasetUnavailable
+from classic.uci import data_dirs as data_dirs
+from classic.uci import load_house_votes as load_house_votes
+from classic.uci import load_semeion as load_semeion
+from classic.uci import main as uci_main
+
 Points = tuple[np.ndarray, np.ndarray]
 Table = tuple[np.ndarray, np.ndarray, list[str]]
 
@@ -240,15 +248,8 @@ def load_parity(n: int) -> Table:
 
 
 # --------------------------------------------------------------------------------------------
-# UCI files: they live in classic.uci (find → download → validate → cache); the names below
-# stay importable from here, and ``python -m classic.datasets download`` still works.
+# UCI files: they live in classic.uci; ``python -m classic.datasets download`` still works.
 # --------------------------------------------------------------------------------------------
-
-from classic.uci import DatasetUnavailable as DatasetUnavailable  # noqa: E402
-from classic.uci import data_dirs as data_dirs  # noqa: E402
-from classic.uci import load_house_votes as load_house_votes  # noqa: E402
-from classic.uci import load_semeion as load_semeion  # noqa: E402
-from classic.uci import main as uci_main  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

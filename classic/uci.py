@@ -274,12 +274,12 @@ def download(source: UCIFile, folder: str | os.PathLike | None = None) -> Path:
         ) from error
 
 
-def fetch(source: UCIFile, data_home: str | os.PathLike | None = None, download: bool = True) -> tuple:
+def fetch(source: UCIFile, data_home: str | os.PathLike | None = None, allow_download: bool = True) -> tuple:
     """Load and validate one UCI file, downloading and caching it when no folder holds it."""
     path = find(source, data_home)
     if path is not None:
         return _parse_file(source, path)
-    if not download:
+    if not allow_download:
         raise DatasetUnavailable(
             f"{source.filename} was not found in {[str(d) for d in data_dirs(data_home)]}. "
             f"Run `{DOWNLOAD_COMMAND}`."
