@@ -22,8 +22,9 @@ tested value go with the child most rows took; at prediction they follow every c
 ``"branch"``: the post's rule, the leaves' class counts added up as they are) or only the
 majority child (``"majority"``); ``"value"`` makes "?" one more category. Reduced-error pruning
 replaces subtrees by majority leaves while held-out accuracy does not drop; ``rules`` reads the
-tree as IF … THEN rules. Drawing lives in :mod:`classic.viz.tree`, the lesson's extras in
-:mod:`classic.id3_lessons`.
+tree as IF … THEN rules. The counting (count tables of a whole level at once, presorted
+numeric columns, routing rows) is in :mod:`classic._id3_engine`; drawing in
+:mod:`classic.viz.tree`; the lesson's extras in :mod:`classic.id3_lessons`.
 """
 
 from __future__ import annotations
