@@ -29,7 +29,7 @@ def grow(data: tuple, params: dict, prune: bool, fraction: float, seed: int, _X,
 
 TABLES, VOTES, UPLOAD = figures.data_sets(load_house_votes), figures.VOTES, figures.UPLOAD
 CRITERIA, MISSING, BASES = figures.CRITERION_NAMES, figures.MISSING_NAMES, figures.LOG_BASES
-TABS = ["Tree", "Regions", "Rules", "Evaluation", "AND vs parity"]
+TABS = ["Tree", "Regions", "Data & rules", "Evaluation", "AND vs parity"]
 
 
 def new_tree() -> None:
@@ -67,9 +67,7 @@ with st.sidebar:
         "Validation fraction", 0.1, 0.5, 0.25, 0.05, key="tree_fraction", disabled=not prune, **linked
     )
     seed = int(st.number_input("Seed (points, held-out rows)", 0, 2**31 - 1, 0, key="tree_seed", **linked))
-    row = int(
-        st.number_input("Row whose path is drawn", 1, tables.MAX_ROWS, 1, key="tree_row", bind="query-params")
-    )
+    row = int(st.number_input("Path of row", 1, tables.MAX_ROWS, 1, key="tree_row", bind="query-params"))
 
 params = figures.tree_params(criterion, missing, depth, min_gain)
 if name == UPLOAD:
@@ -124,7 +122,8 @@ with tabs[shown]:
             view = figures.player_data(model, splits, present_on, X[row - 1], steps)
             html_player("tree_player.html", view, label="The tree, the chosen point's path outlined")
         st.caption(figures.summary(model, X, y, row, url.code_span) + " Click a point to follow it.")
-    elif shown == "Rules":
+    elif shown == "Data & rules":
+        st.dataframe(figures.data_frame(X, y, names), hide_index=True, height=240)
         rules, dot = model.rules(), tree_export.to_dot(model)
         st.write(figures.rules_heading(len(rules)))
         st.code("\n".join(rules[: figures.MAX_RULES]), language=None)

@@ -716,3 +716,12 @@ def rules_heading(count: int) -> str:
 def slow_to_evaluate(X: Any) -> bool:
     """Whether the evaluation (about 80 trees) should wait for a click rather than run on opening the tab."""
     return int(np.asarray(X).size) > QUICK_EVALUATION
+
+
+def data_frame(X: Any, y: Any, names: Sequence[str]) -> Any:
+    """The training table as a pandas DataFrame: the features, then the class (named "class ←")."""
+    import pandas as pd
+
+    frame = pd.DataFrame(np.asarray(X, dtype=object), columns=list(names))
+    frame.insert(len(frame.columns), "class ←", np.asarray(y), allow_duplicates=True)
+    return frame

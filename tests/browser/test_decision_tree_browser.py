@@ -145,7 +145,7 @@ def test_an_upload_full_of_markup_makes_no_request_outside_the_app(server, brows
         )
         frame = player(page)
         assert HOSTILE in frame.locator("#tree").text_content()  # shown as text
-        for tab in ("Rules", "Evaluation", "Regions", "Tree"):
+        for tab in ("Data & rules", "Evaluation", "Regions", "Tree"):
             page.get_by_role("tab", name=tab, exact=True).click()
             wait_for_app(page)
         page.locator('input[type="file"]').set_input_files(

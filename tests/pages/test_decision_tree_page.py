@@ -25,7 +25,7 @@ SMALL = [
     "HasKids & Dora (the slides)",
     "Test1 vs Test2 (the slides)",
 ]
-TABS = ["Tree", "Regions", "Rules", "Evaluation", "AND vs parity"]
+TABS = ["Tree", "Regions", "Data & rules", "Evaluation", "AND vs parity"]
 HOSTILE = "![x](http://example.invalid/a.png)"
 
 
@@ -248,7 +248,7 @@ def test_markup_in_an_upload_is_shown_as_text_everywhere():
     assert code_span(link) in at.caption[0].value  # the row's label, verbatim in a code span
     markdown = " ".join(e.value for e in [*at.markdown, *at.caption, *at.error, *at.info])
     assert markdown.replace(code_span(link), "").count("](http") == 0  # no other copy outside a code span
-    for tab in ("Rules", "Evaluation", "Regions"):
+    for tab in ("Data & rules", "Evaluation", "Regions"):
         at.session_state["tree_tab"] = tab
         at.run()
         assert_no_exception(at)
@@ -303,8 +303,12 @@ def test_how_it_works_shows_the_textbook_id3_and_the_scoring_function():
     assert math.isclose(id3.information_gain(X[:, 0], y), 0.3113, abs_tol=5e-5)
 
 
-def test_rules_tab_lists_a_rule_per_leaf_and_offers_the_tree_as_dot():
-    at = linked({"tree_data": "Play Tennis", "tree_tab": "Rules"})
+def test_data_and_rules_tab_shows_the_table_a_rule_per_leaf_and_the_tree_as_dot():
+    at = linked({"tree_data": "Play Tennis", "tree_tab": "Data & rules"})
+    table = at.dataframe[0].value
+    assert (
+        list(table.columns) == ["Outlook", "Temperature", "Humidity", "Wind", "class ←"] and len(table) == 14
+    )
     rules = at.code[0].value.splitlines()
     model = id3.ID3(missing="branch").fit(*datasets.load_play_tennis())
     assert rules == model.rules() and len(rules) == model.n_leaves_
