@@ -331,7 +331,7 @@ class ID3(Estimator):
         negative value splits impure nodes even when nothing gains (parity needs that).
     missing : {"fractional", "branch", "majority", "value"}, default="fractional"
         What a missing value does at prediction (see the module docstring); "value" makes it
-        one more category.
+        one more category (a missing number, which has none, follows the majority branch).
     missing_value : str, default="?"
         The marker of a missing value (numeric arrays use NaN).
 

@@ -681,3 +681,43 @@ def test_and_needs_2n_plus_1_nodes_parity_2_to_the_n_plus_1_minus_1():
     X, y, names = datasets.load_parity(4)
     assert ID3(min_gain=-1).fit(X, y, names).score(X, y) == 1.0
     assert [score_split(X[:, j], y).gain for j in range(4)] == [0.0] * 4
+
+
+def _walk(node, record, rule):
+    """A record's class distribution, walked one node at a time (the reference for the router)."""
+    if node.is_leaf:
+        return node.votes if rule == "branch" else node.proba
+    value = record[node.feature_index]
+    if node.threshold is not None:
+        if value != value and rule == "value":  # a number has no "?" category: the majority way
+            return _walk(node.children[max(node.shares, key=node.shares.get)], record, rule)
+        if value != value:  # NaN: missing
+            value = "?"
+        else:
+            key = list(node.children)[int(float(value) > node.threshold)]
+            return _walk(node.children[key], record, rule)
+    if value == "?" and rule != "value":
+        if rule == "majority":
+            return _walk(node.children[max(node.shares, key=node.shares.get)], record, rule)
+        weight = (lambda s: s) if rule == "fractional" else (lambda s: 1.0)
+        parts = [weight(s) * _walk(node.children[k], record, rule) for k, s in node.shares.items() if s > 0]
+        return np.sum(parts, axis=0)
+    if value not in node.children:
+        return node.votes if rule == "branch" else node.proba
+    return _walk(node.children[value], record, rule)
+
+
+@pytest.mark.parametrize("rule", ["fractional", "branch", "majority", "value"])
+def test_the_vectorised_router_equals_a_walk_down_the_tree(votes, rule):
+    X, y, names = votes
+    tree = ID3(missing=rule).fit(X[::2], y[::2], names)
+    holes = X[1::2].copy()
+    holes[np.random.default_rng(1).random(holes.shape) < 0.2] = "?"
+    expected = np.array([_walk(tree.root_, record, rule) for record in holes])
+    np.testing.assert_allclose(tree.predict_proba(holes), expected / expected.sum(axis=1, keepdims=True))
+    points, labels = datasets.moons(200, 0.3, 0)
+    tree = ID3(missing=rule).fit(points, labels)
+    queries = datasets.moons(100, 0.3, 1)[0]
+    queries[::4, 0] = np.nan
+    expected = np.array([_walk(tree.root_, record, rule) for record in queries])
+    np.testing.assert_allclose(tree.predict_proba(queries), expected / expected.sum(axis=1, keepdims=True))
