@@ -299,7 +299,7 @@ def describe(data: str, fitted: dict[str, Fitted], k: int, perceptron: str = "li
     elif knn.gap > 0.1:
         said.append(
             f"k-NN at k = {knn.model.k} gets {_percent(knn.train_accuracy)} of the training points and "
-            f"{_percent(knn.test_accuracy)} held out: a gap of {knn.gap:.0%}."
+            f"{_percent(knn.test_accuracy)} held out: a gap of {100 * knn.gap:.0f} percentage points."
         )
     else:
         said.append(

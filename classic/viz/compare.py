@@ -53,16 +53,14 @@ def regions_png(regions: np.ndarray, n_classes: int) -> bytes:
 def point_values(data, class_names: Sequence[str]) -> tuple[list[dict], list[dict]]:
     """The training and held-out points of a ``classic.compare.Split`` as Vega-Lite data values.
 
-    Built once per view and shared by the three panels (the same points in each).
+    Built once per view and shared by the three panels (the same points in each). Coordinates
+    to 3 decimals, finer than a pixel of the panels: the spec stays small.
     """
     parts = []
-    for (X, y), part in zip(_indexed(data), ("training", "held out"), strict=True):
+    for X, y in _indexed(data):
         names = [class_names[int(c)] for c in y]
         parts.append(
-            [
-                {"x1": a, "x2": b, "class": c, "part": part}
-                for (a, b), c in zip(np.round(X, 4).tolist(), names, strict=True)
-            ]
+            [{"x1": a, "x2": b, "class": c} for (a, b), c in zip(np.round(X, 3).tolist(), names, strict=True)]
         )
     return parts[0], parts[1]
 
@@ -133,10 +131,11 @@ def panel_spec(
             }
         )
     size = 40  # marker area in px², the same on a projector: larger markers would hide the regions
-    for values, filled in zip(points, (True, False), strict=True):
+    for values, filled, part in zip(points, (True, False), ("training", "held out"), strict=True):
         layers.append(
             {
                 "data": {"values": values},
+                "transform": [{"calculate": f"'{part}'", "as": "part"}],
                 "mark": {
                     "type": "point",
                     "filled": filled,

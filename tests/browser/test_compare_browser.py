@@ -48,8 +48,10 @@ def test_default_view_and_url_follow_a_widget(server, browser_page):
     page.locator('[data-testid="stSelectbox"]').filter(has_text="Data").first.click()
     page.get_by_role("option", name="Spiral").click()
     page.wait_for_url(re.compile(r"cmp_data=Spiral"))
+    page.get_by_text("No line follows this boundary").wait_for(timeout=60_000)  # the spiral's text
     wait_for_app(page)
     panels(page)
+    assert page.get_by_text("builds a staircase").count() == 0
     assert_no_exception_box(page)
     screenshot(page, "compare-spiral")
 
