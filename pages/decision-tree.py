@@ -104,6 +104,7 @@ with tabs[shown]:
             worked = figures.kept_steps(model)[step - 1]
             with st.expander(f"Split {step} worked by hand", expanded=len(worked.columns) <= 4):
                 unit = st.segmented_control("Logarithm", list(BASES), key="tree_log", bind="query-params")
+                st.caption(figures.LOG_NOTE)
                 base = BASES.get(unit, 2.0)
                 st.dataframe(figures.highlighted(figures.split_table(worked, base)), hide_index=True)
                 st.dataframe(figures.split_terms(worked, base), hide_index=True)
@@ -111,13 +112,8 @@ with tabs[shown]:
         st.info("Choose 2-D points (clusters, circles, moons, XOR, spiral) to see the tree's boxes.")
     elif shown == "Regions":
         chart, tree = st.columns(2)
-        chart.vega_lite_chart(
-            figures.regions_spec(model, X, y, row - 1, present_on),
-            key="tree_regions",
-            on_select=pick_row,
-            selection_mode="pick",
-            alt="The tree's leaves as boxes over the points, the chosen point's box outlined",
-        )
+        spec, alt = figures.regions_spec(model, X, y, row - 1, present_on), figures.REGIONS_ALT
+        chart.vega_lite_chart(spec, key="tree_regions", on_select=pick_row, selection_mode="pick", alt=alt)
         with tree:
             view = figures.player_data(model, splits, present_on, X[row - 1], steps)
             html_player("tree_player.html", view, label="The tree, the chosen point's path outlined")

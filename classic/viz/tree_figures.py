@@ -725,3 +725,10 @@ def data_frame(X: Any, y: Any, names: Sequence[str]) -> Any:
     frame = pd.DataFrame(np.asarray(X, dtype=object), columns=list(names))
     frame.insert(len(frame.columns), "class ←", np.asarray(y), allow_duplicates=True)
     return frame
+
+
+REGIONS_ALT = "The tree's leaves as boxes over the points, the chosen point's box outlined"
+LOG_NOTE = (
+    "The CS 886 slides work HasKids in bits (H(y | HasKids = Yes) ≈ 0.9183) and then in nats on the next "
+    "slide (0.6365, and H(y | HasKids) ≈ 0.4774): the same uncertainty in two units, ln x = ln 2 · log₂ x."
+)
