@@ -133,49 +133,52 @@ def categorical_counts(
 
 
 def threshold_candidates(
-    order: np.ndarray,
-    column: np.ndarray,
+    orders: list[np.ndarray],
+    columns: np.ndarray,
     y: np.ndarray,
     node_of_row: np.ndarray,
     n_nodes: int,
     n_classes: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Every node's candidate thresholds on one numeric feature, with their count tables.
+    """Every (feature, node) group's candidate thresholds on the numeric features, with their tables.
 
-    ``order`` sorts the column (NaN last); ``node_of_row`` gives each row's node (−1: none).
-    Returns ``(node, threshold, tables, missing)``: per candidate its node, its τ and its
-    ``[[left counts], [right counts]]``; per node its rows with no value. A candidate lies
-    between two consecutive distinct values unless all rows at both have one same label.
+    ``orders[f]`` sorts ``columns[:, f]`` (NaN last); ``node_of_row`` gives each row's node
+    (−1: none); group ``f · n_nodes + node``. Returns ``(group, threshold, tables, missing)``:
+    per candidate its group, its τ and its ``[[left counts], [right counts]]``; per group its
+    rows with no value. A candidate lies between two consecutive distinct values unless all
+    rows at both have one same label.
     """
-    seq = order[node_of_row[order] >= 0]
-    seq = seq[np.argsort(node_of_row[seq], kind="stable")]  # grouped by node, sorted within
-    values, nodes = column[seq], node_of_row[seq]
+    parts = [order[node_of_row[order] >= 0] for order in orders]
+    seq = np.concatenate(parts)
+    feature = np.repeat(np.arange(len(parts)), [len(part) for part in parts])
+    groups = feature * n_nodes + node_of_row[seq]
+    keep = np.argsort(groups, kind="stable")  # grouped, sorted by value within a group
+    seq, feature, groups = seq[keep], feature[keep], groups[keep]
+    values = columns[seq, feature]
+    n_groups = len(parts) * n_nodes
     known = ~np.isnan(values)
-    missing = np.bincount(nodes[~known], minlength=n_nodes)
-    seq, values, nodes = seq[known], values[known], nodes[known]
+    missing = np.bincount(groups[~known], minlength=n_groups)
+    seq, values, groups = seq[known], values[known], groups[known]
     empty = (np.zeros(0, np.int64), np.zeros(0), np.zeros((0, 2, n_classes), np.int64), missing)
     if len(seq) < 2:
         return empty
     cum = np.cumsum(np.eye(n_classes, dtype=np.int64)[y[seq]], axis=0)
-    last = np.append((nodes[1:] != nodes[:-1]) | (values[1:] != values[:-1]), True)
-    ends = np.flatnonzero(last)  # last position of each run of one value in one node
+    last = np.append((groups[1:] != groups[:-1]) | (values[1:] != values[:-1]), True)
+    ends = np.flatnonzero(last)  # last position of each run of one value in one group
     runs = np.diff(cum[ends], axis=0, prepend=np.zeros((1, n_classes), np.int64))
     pure = np.count_nonzero(runs, axis=1) == 1
     label = runs.argmax(axis=1)
-    same_node = nodes[ends[:-1]] == nodes[ends[1:]]
-    keep = same_node & ~(pure[:-1] & pure[1:] & (label[:-1] == label[1:]))
-    at = ends[:-1][keep]
+    same_group = groups[ends[:-1]] == groups[ends[1:]]
+    at = ends[:-1][same_group & ~(pure[:-1] & pure[1:] & (label[:-1] == label[1:]))]
     if len(at) == 0:
         return empty
-    node = nodes[at]
-    first = np.searchsorted(nodes, np.arange(n_nodes))
-    base = np.vstack([np.zeros((1, n_classes), np.int64), cum])[first]  # counts before each node
-    total = np.vstack([np.zeros((1, n_classes), np.int64), cum])[
-        np.searchsorted(nodes, np.arange(n_nodes), "right")
-    ]
-    left = cum[at] - base[node]
-    tables = np.stack([left, total[node] - base[node] - left], axis=1)
-    return node, (values[at] + values[at + 1]) / 2, tables, missing
+    group = groups[at]
+    padded = np.vstack([np.zeros((1, n_classes), np.int64), cum])
+    base = padded[np.searchsorted(groups, np.arange(n_groups))]  # counts before each group
+    total = padded[np.searchsorted(groups, np.arange(n_groups), "right")] - base
+    left = cum[at] - base[group]
+    tables = np.stack([left, total[group] - left], axis=1)
+    return group, (values[at] + values[at + 1]) / 2, tables, missing
 
 
 def first_best(node: np.ndarray, score: np.ndarray, n_nodes: int, tolerance: float) -> np.ndarray:
@@ -232,18 +235,20 @@ class Training:
                 np.einsum("tfv->tf", (np.einsum("tfvk->tfv", tables.known) > 0).astype(np.int64)) < 2
             ] = -np.inf
             scores[:, self.categorical] = found
-        node_of_row = np.full(len(self.y), -1, dtype=np.int64)
-        for i, rows in enumerate(groups):
-            node_of_row[rows] = i
-        for j, order in self.order.items():
-            node, threshold, counts, missing = threshold_candidates(
-                order, self.values[:, j], self.y, node_of_row, len(groups), k
+        if self.order:
+            node_of_row = np.full(len(self.y), -1, dtype=np.int64)
+            for i, rows in enumerate(groups):
+                node_of_row[rows] = i
+            numeric = list(self.order)
+            group, threshold, counts, missing = threshold_candidates(
+                list(self.order.values()), self.values[:, numeric], self.y, node_of_row, len(groups), k
             )
-            found = score(counts, missing[node])
-            best = first_best(node, found, len(groups), tolerance)
-            chosen = best >= 0
-            scores[chosen, j] = found[best[chosen]]
-            tables.thresholds[j] = (best, threshold, counts, missing)
+            found = score(counts, missing[group])
+            best = first_best(group, found, len(numeric) * len(groups), tolerance).reshape(len(numeric), -1)
+            for f, j in enumerate(numeric):
+                chosen = best[f] >= 0
+                scores[chosen, j] = found[best[f][chosen]]
+                tables.thresholds[j] = (best[f], threshold, counts, missing[f * len(groups) :])
         return scores, tables
 
 
