@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from classic.viz.theme import ACCENT, FOCUS, GRID, INK, PALETTE, TEXT, rgb
+from classic.viz.theme import ACCENT, FOCUS, GRID, INK, PALETTE, TEXT, light, rgb
 
 WHITE = (1.0, 1.0, 1.0)
 HOW_IT_WORKS = {
@@ -124,11 +124,16 @@ def accuracy_chart(ks: Sequence[int], curves: dict[str, np.ndarray], k: int, hei
     lines = {
         "mark": {"type": "line", "point": {"size": 18}, "strokeWidth": 2},
         "encoding": {
+            # The user's line is dashed: it often lies on a rung's line, which must stay visible.
+            "strokeDash": {
+                "condition": {"test": f"datum.setting === {list(curves)[-1]!r}", "value": [6, 4]},
+                "value": [1, 0],
+            },
             "x": {"field": "k", "type": "quantitative", "scale": {"domain": [1, max(ks)]}},
             "y": {
                 "field": "accuracy",
                 "type": "quantitative",
-                "title": "test accuracy (mean of 5 shuffles)",
+                "title": "test accuracy",
                 "scale": {"domain": [float(np.floor(low * 20) / 20), 1.0]},
                 "axis": {"format": "%"},
             },
@@ -150,56 +155,55 @@ def accuracy_chart(ks: Sequence[int], curves: dict[str, np.ndarray], k: int, hei
     return {"data": {"values": rows}, "height": height, "layer": [lines, rule]}
 
 
-def ladder_chart(rungs: Sequence[tuple[str, float]], height: int = 260) -> dict:
-    """Vega-Lite horizontal bars: each rung's accuracy, labelled with its gain over the rung below."""
+def ladder_chart(rungs: Sequence[tuple[str, float]]) -> dict:
+    """Vega-Lite horizontal bars: each rung's accuracy, labelled with its gain over the rung below.
+
+    The bars start at 80% (clipped there) so the gains, a point or a few, are visible.
+    """
     rows = []
     for i, (name, accuracy) in enumerate(rungs):
         gain = "the post's k-NN" if i == 0 else f"{100 * (accuracy - rungs[i - 1][1]):+.1f} points"
         rows.append({"rung": name, "accuracy": accuracy, "label": f"{accuracy:.1%} ({gain})"})
     names = [name for name, _ in rungs]
-    bars = {
-        "mark": {"type": "bar"},
-        "encoding": {
-            "y": {"field": "rung", "type": "nominal", "sort": names, "title": None},
-            "x": {
-                "field": "accuracy",
-                "type": "quantitative",
-                "scale": {"domain": [0.8, 1.0]},
-                "axis": {"format": "%"},
-                "title": "mean test accuracy (5 shuffles of 800/793)",
-            },
-            "color": {
-                "field": "rung",
-                "type": "nominal",
-                "scale": {"domain": names, "range": [PALETTE[i % len(PALETTE)] for i in range(len(names))]},
-                "legend": None,
-            },
-        },
+    y = {"field": "rung", "type": "nominal", "sort": names, "title": None, "axis": {"labelLimit": 240}}
+    x = {
+        "field": "accuracy",
+        "type": "quantitative",
+        "scale": {"domain": [0.8, 1.0]},
+        "axis": {"format": "%"},
+        "title": "mean test accuracy (5 shuffles of 800/793)",
     }
-    labels = {
-        "mark": {"type": "text", "align": "left", "dx": 4, "color": TEXT},
-        "encoding": {
-            "y": {"field": "rung", "type": "nominal", "sort": names},
-            "x": {"value": 4},
-            "text": {"field": "label"},
-        },
-    }
-    return {"data": {"values": rows}, "height": height, "layer": [bars, labels]}
-
-
-def confusion_chart(matrix: np.ndarray, height: int = 320) -> dict:
-    """Vega-Lite heat map of a 10 × 10 confusion matrix (rows: true digit), counts in the cells."""
-    rows = [
-        {"true": str(i), "predicted": str(j), "count": int(c)}
-        for (i, j), c in np.ndenumerate(np.asarray(matrix))
-        if c
-    ]
-    axis = {"labelAngle": 0}
+    colors = {"domain": names, "range": [PALETTE[i % len(PALETTE)] for i in range(len(names))]}
     return {
         "data": {"values": rows},
-        "height": height,
+        "height": {"step": 44},
+        "encoding": {"y": y, "x": x},
+        "layer": [
+            {
+                "mark": {"type": "bar", "clip": True},
+                "encoding": {"color": {"field": "rung", "type": "nominal", "scale": colors, "legend": None}},
+            },
+            {
+                "mark": {"type": "text", "align": "left", "dx": 6, "color": TEXT, "fontSize": 14},
+                "encoding": {"text": {"field": "label"}},
+            },
+        ],
+    }
+
+
+def confusion_chart(matrix: np.ndarray) -> dict:
+    """Vega-Lite heat map of a 10 × 10 confusion matrix (rows: true digit), counts in the cells."""
+    matrix = np.asarray(matrix)
+    rows = [
+        {"true": str(i), "predicted": str(j), "count": int(c)} for (i, j), c in np.ndenumerate(matrix) if c
+    ]
+    dark = {"test": f"datum.count > {matrix.max() / 3}", "value": light(INK, 1.0)}
+    return {
+        "data": {"values": rows},
+        "width": {"step": 34},
+        "height": {"step": 30},
         "encoding": {
-            "x": {"field": "predicted", "type": "ordinal", "title": "predicted digit", "axis": axis},
+            "x": {"field": "predicted", "type": "ordinal", "title": "read as", "axis": {"labelAngle": 0}},
             "y": {"field": "true", "type": "ordinal", "title": "true digit"},
         },
         "layer": [
@@ -210,10 +214,14 @@ def confusion_chart(matrix: np.ndarray, height: int = 320) -> dict:
                         "field": "count",
                         "type": "quantitative",
                         "scale": {"scheme": "blues", "type": "log"},
+                        "legend": None,
                     }
                 },
             },
-            {"mark": {"type": "text", "color": TEXT}, "encoding": {"text": {"field": "count"}}},
+            {
+                "mark": {"type": "text", "fontSize": 13},
+                "encoding": {"text": {"field": "count"}, "color": {"condition": dark, "value": TEXT}},
+            },
         ],
     }
 

@@ -53,6 +53,8 @@ ladder = digits.ladder(X, y, range(5))
 print(
     f"classic.digits.ladder(X, y, seeds=range(5)) in {time.perf_counter() - start:.2f} s: top {ladder[-1][1]:.2%}"
 )
-for gamma in ("scale", 0.02):
-    svc = [SVC(C=10, gamma=gamma).fit(X[train], y[train]).score(X[test], y[test]) for train, test in splits]
-    print(f"sklearn SVC(C=10, gamma={gamma}) on the same splits: {np.mean(svc):.2%}")
+for name, features in (("pixels", X), ("blurred digits", digits.blur(X, 1.0))):
+    for C in (3, 10):
+        svc = [SVC(C=C).fit(features[a], y[a]).score(features[b], y[b]) for a, b in splits]
+        print(f"sklearn SVC(C={C}) on the {name}, same splits: {np.mean(svc):.2%}")
+print(f"the page quotes classic.digits.SVC_REFERENCE = {digits.SVC_REFERENCE:.2%}")

@@ -153,3 +153,19 @@ def test_teach_mode_adds_an_example(digits_page):
     page.get_by_role("button", name="Forget my examples").click()
     page.get_by_text("0 example(s) of yours in the training set").wait_for()
     assert_no_exception_box(page)
+
+
+def test_evaluation_and_ladder_tabs(browser_context, server):
+    """Each tab opened by its link: the accuracy chart and the ladder's bars are drawn."""
+    page = browser_context.new_page()
+    for tab, name in (("Evaluation", "digits-evaluation"), ("How far can k-NN go", "digits-ladder")):
+        page.goto(f"{server}/digits?digits_tab={tab.replace(' ', '+')}")
+        wait_for_app(page)
+        page.locator(
+            '[data-testid="stVegaLiteChart"] canvas, [data-testid="stVegaLiteChart"] svg'
+        ).first.wait_for(timeout=120_000)
+        wait_for_app(page)
+        assert_no_exception_box(page)
+        screenshot(page, name)
+    assert page.get_by_text("tangent distance").count() >= 1
+    page.close()
