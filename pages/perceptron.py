@@ -1,12 +1,13 @@
 """Perceptron: every update animated; XOR's endless cycle proved; the pocket, kernels, the bound."""
 
+from functools import partial
+
 import numpy as np
 import streamlit as st
 
 from classic import datasets
 from classic import perceptron as pc
 from classic.viz import perceptron as viz
-from classic.viz.common import to_bytes
 from pages._ui import present
 from pages._ui.lesson import Step, how_it_works, try_this
 from pages._ui.players import html_player
@@ -95,6 +96,8 @@ if no_line.open:
     if pocket.coef_.any():
         title = f"Pocket: the best line seen, {pocket.score(X, y):.0%} right"
         left.vega_lite_chart(viz.regions_spec(X, y, pocket.decision_function, NAMES, title), alt=title)
+        png = partial(viz.png, viz.regions_figure, X, y, pocket.decision_function, NAMES, title)
+        left.download_button("Pocket (PNG)", png, "perceptron-pocket.png", "image/png", key="pc_pocket_png")
     else:
         left.warning("The pocket still holds w = 0, which is no line: allow more passes.")
     left.caption(
@@ -120,7 +123,7 @@ if general.open:
         viz.spread_spec(scores), alt="Test accuracy over 100 seeds; the median; the post's."
     )
     right.caption(f"Over 100 seeds the median is {np.median(scores):.1%}; the post's 92.2% was one run.")
-    png = lambda: to_bytes(viz.spread_figure(scores))  # noqa: E731 (drawn only when clicked)
+    png = partial(viz.png, viz.spread_figure, scores)  # drawn only when clicked
     right.download_button("Histogram (PNG)", png, "perceptron-spread.png", "image/png", key="pc_spread_png")
 
 if size.open:

@@ -355,3 +355,12 @@ def test_try_this_answers_are_the_librarys():
     assert by_title["More points"]["answer"] == (
         "grow more than tenfold" if grows else "stay within the same bound"
     )
+
+
+def test_download_figures_are_pngs_drawn_on_demand():
+    X, y = datasets.xor()
+    pocket = Perceptron(pocket=True, shuffle=True, random_state=0).fit(X, y)
+    regions = viz.png(viz.regions_figure, X, y, pocket.decision_function, ["a", "b"], "pocket")
+    spread = viz.png(viz.spread_figure, generalisation(seeds=range(10)))
+    assert regions[:8] == spread[:8] == b"\x89PNG\r\n\x1a\n"
+    assert viz.size_table(1800.0, [(25, 16.0, 62)])["median updates"] == ["16"]

@@ -334,7 +334,7 @@ def size_table(bound: float, rows: Sequence[tuple[int, float, int]]) -> dict[str
     """``updates_against_size``'s result as table columns, the bound beside every row."""
     return {
         "points": [r[0] for r in rows],
-        "median updates": [r[1] for r in rows],
+        "median updates": [f"{r[1]:g}" for r in rows],
         "most updates": [r[2] for r in rows],
         "Novikoff's bound": [f"{bound:,.0f}"] * len(rows),
     }
@@ -438,7 +438,7 @@ def spread_spec(scores: np.ndarray, post: float = POST_ACCURACY) -> dict:
                         "type": "nominal",
                         "scale": {"range": [theme.INK, theme.ACCENT]},
                         "title": None,
-                        "legend": {"orient": "bottom"},
+                        "legend": {"orient": "bottom", "labelLimit": 0},
                     },
                     "strokeDash": {
                         "field": "what",
@@ -468,6 +468,13 @@ def regions_figure(X: np.ndarray, y: np.ndarray, decision: Callable, class_names
     ax.set_aspect("equal", adjustable="box")
     legend_outside(ax)
     return fig
+
+
+def png(draw: Callable, *args) -> bytes:
+    """The figure ``draw(*args)`` as PNG bytes: a download button's data, drawn only when clicked."""
+    from classic.viz.common import to_bytes
+
+    return to_bytes(draw(*args))
 
 
 def spread_figure(scores: np.ndarray, post: float = POST_ACCURACY):

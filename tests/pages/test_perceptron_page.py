@@ -137,6 +137,7 @@ def test_xor_cycle_pocket_and_the_best_line():
     assert at.info[0].value.startswith(f"**The best any line can do on these points: {best:.0%}**")
     pocket, kernel = vega_specs(at)
     assert pocket["title"] == "Pocket: the best line seen, 75% right"
+    assert [b.label for b in at.get("download_button")] == ["Pocket (PNG)"]
     assert kernel["title"] == "rbf kernel: 100% right, converged"
     at.selectbox(key="pc_kernel").set_value("polynomial").run()
     assert_no_exception(at)
