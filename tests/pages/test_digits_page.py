@@ -167,3 +167,54 @@ def test_missing_semeion_gives_a_clear_message_and_teach_mode_still_works(canvas
     finally:
         monkeypatch.undo()
         st.cache_data.clear()
+
+
+HOSTILE = [
+    {"digits_k": "abc"},
+    {"digits_k": "1e308"},
+    {"digits_k": "0"},
+    {"digits_metric": "<script>alert(1)</script>"},
+    {"digits_tab": "nope"},
+    {"digits_invariance": "rotations"},
+    {"digits_blur": "maybe"},
+    {"digits_pen": "-5"},
+]
+
+
+@pytest.mark.parametrize("query", HOSTILE, ids=lambda q: "-".join(q))
+def test_hostile_url_values_are_ignored(canvas, query):
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "app.py"), default_timeout=120)
+    at.query_params.update(query)
+    at.run()
+    at.switch_page("pages/digits.py")
+    at.run()
+    assert_no_exception(at)
+    assert at.slider(key="digits_k").value == 3 and at.selectbox(key="digits_metric").value == "euclidean"
+
+
+def test_a_link_sets_every_control(canvas):
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "app.py"), default_timeout=120)
+    link = {"digits_k": "50", "digits_metric": "cosine", "digits_weights": "uniform", "digits_blur": "false"}
+    at.query_params.update({**link, "digits_pen": "30", "digits_invariance": "shifts"})
+    at.run()
+    at.switch_page("pages/digits.py")
+    at.run()
+    assert_no_exception(at)
+    assert at.slider(key="digits_k").value == 50 and at.selectbox(key="digits_metric").value == "cosine"
+    assert at.selectbox(key="digits_weights").value == "uniform" and not at.checkbox(key="digits_blur").value
+    assert at.slider(key="digits_pen").value == 30 and at.selectbox(key="digits_invariance").value == "shifts"
+    assert at.selectbox(key="digits_invariance").disabled  # shifts need the Euclidean metric
+
+
+def test_a_try_this_setup_button_opens_its_view(canvas, data_home):
+    at = open_page("digits")
+    at.button(key="digits_try_1_setup").click().run()
+    assert_no_exception(at)
+    assert at.slider(key="digits_k").value == 1 and not at.checkbox(key="digits_blur").value
+    assert at.selectbox(key="digits_invariance").value == "none"
+    assert "Plain k-NN, k = 1" in at.metric[0].label  # the Evaluation tab is the open one
+    assert at.metric[1].value == at.metric[0].value  # the settings are the post's plain k-NN
