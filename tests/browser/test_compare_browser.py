@@ -9,6 +9,14 @@ import re
 from conftest import assert_no_exception_box, screenshot, wait_for_app
 
 CHARTS = '[data-testid="stVegaLiteChart"]'
+POINTS = "0_0_0~0_0.5_0.2~0_0.2_0.4~0_0.6_0.7~1_2_2~1_3_3~1_2.5_3~1_2.2_2.8"  # a link's your-points
+
+
+def on_projector(page, server: str, query: str) -> None:
+    """Open /compare in presentation mode in a 1280×720 window (Streamlit reads a bool as true)."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{server}/compare?present=true&{query}")
+    wait_for_app(page)
 
 
 def panels(page):
@@ -58,9 +66,7 @@ def test_default_view_and_url_follow_a_widget(server, browser_page):
 
 def test_presentation_mode_fits_the_three_panels_in_1280x720(server, browser_page):
     page = browser_page
-    page.set_viewport_size({"width": 1280, "height": 720})
-    page.goto(f"{server}/compare?present=true&cmp_data=Moons")
-    wait_for_app(page)
+    on_projector(page, server, "cmp_data=Moons")
     for i, chart in enumerate(panels(page)):
         box = chart.bounding_box()
         assert box["y"] + box["height"] <= 720, f"panel {i} ends at {box['y'] + box['height']:.0f} px"
@@ -71,8 +77,7 @@ def test_presentation_mode_fits_the_three_panels_in_1280x720(server, browser_pag
 
 def test_your_points_from_a_link(server, browser_page):
     page = browser_page
-    points = "0_0_0~0_0.5_0.2~0_0.2_0.4~0_0.6_0.7~1_2_2~1_3_3~1_2.5_3~1_2.2_2.8"
-    page.goto(f"{server}/compare?cmp_data=Your+points&cmp_user_points={points}")
+    page.goto(f"{server}/compare?cmp_data=Your+points&cmp_user_points={POINTS}")
     wait_for_app(page)
     panels(page)
     assert page.get_by_text("Place your points").count() == 1
@@ -82,10 +87,7 @@ def test_your_points_from_a_link(server, browser_page):
 
 def test_presentation_mode_puts_the_panels_above_your_points(server, browser_page):
     page = browser_page
-    page.set_viewport_size({"width": 1280, "height": 720})
-    points = "0_0_0~0_0.5_0.2~0_0.2_0.4~0_0.6_0.7~1_2_2~1_3_3~1_2.5_3~1_2.2_2.8"
-    page.goto(f"{server}/compare?present=true&cmp_data=Your+points&cmp_user_points={points}")
-    wait_for_app(page)
+    on_projector(page, server, f"cmp_data=Your+points&cmp_user_points={POINTS}")
     charts = page.locator(CHARTS)
     charts.nth(3).locator("canvas, svg").first.wait_for(timeout=60_000)
     for i in range(3):  # the three panels come before the click chart, and fit the screen
