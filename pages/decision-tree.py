@@ -7,6 +7,7 @@ import streamlit as st
 from classic import id3, id3_lessons, tables
 from classic.viz import tree as tree_export
 from classic.viz import tree_figures as figures
+from classic.viz import tree_lesson as lesson
 from pages._ui import present, url
 from pages._ui.data import load_house_votes
 from pages._ui.lesson import Step, how_it_works, try_this
@@ -17,18 +18,18 @@ ensure_app_shell()
 evaluate = st.cache_data(max_entries=8, show_spinner="Cross-validating…")(id3_lessons.evaluate)
 protocol = st.cache_data(max_entries=2, show_spinner=False)(id3_lessons.posts_protocol)
 representation_sizes = st.cache_data(show_spinner=False)(id3_lessons.representation_sizes)
-lesson_steps = st.cache_data(show_spinner=False)(figures.try_this_steps)
+lesson_steps = st.cache_data(show_spinner=False)(lesson.try_this_steps)
 
 
 @st.cache_resource(max_entries=32, show_spinner="Growing the tree…")
 def grow(data: tuple, params: dict, prune: bool, fraction: float, seed: int, _X, _y, _names) -> tuple:
     """The fitted tree and its player steps, shared by reruns and sessions (``data`` names the table)."""
-    tree = figures.new_tree(params, prune, fraction, seed).fit(_X, _y, _names)
+    tree = lesson.new_tree(params, prune, fraction, seed).fit(_X, _y, _names)
     return tree, figures.player_steps(tree)
 
 
-TABLES, VOTES, UPLOAD = figures.data_sets(load_house_votes), figures.VOTES, figures.UPLOAD
-CRITERIA, MISSING, BASES = figures.CRITERION_NAMES, figures.MISSING_NAMES, figures.LOG_BASES
+TABLES, VOTES, UPLOAD = lesson.data_sets(load_house_votes), lesson.VOTES, lesson.UPLOAD
+CRITERIA, MISSING, BASES = lesson.CRITERION_NAMES, lesson.MISSING_NAMES, lesson.LOG_BASES
 TABS = ["Tree", "Regions", "Data & rules", "Evaluation", "AND vs parity"]
 
 
@@ -69,9 +70,9 @@ with st.sidebar:
     seed = int(st.number_input("Seed (points, held-out rows)", 0, 2**31 - 1, 0, key="tree_seed", **linked))
     row = int(st.number_input("Path of row", 1, tables.MAX_ROWS, 1, key="tree_row", bind="query-params"))
 
-params = figures.tree_params(criterion, missing, depth, min_gain)
+params = lesson.tree_params(criterion, missing, depth, min_gain)
 if name == UPLOAD:
-    upload = st.file_uploader(figures.upload_label(), type=["csv", "txt"], key="tree_upload")
+    upload = st.file_uploader(lesson.upload_label(), type=["csv", "txt"], key="tree_upload")
     if upload is None:
         st.info("Upload a CSV file to grow a tree on it; empty cells count as missing (“?”).")
         st.stop()
@@ -85,7 +86,7 @@ if name == UPLOAD:
         st.error(f"The file {url.code_span(upload.name)} cannot be used: {url.code_span(error)}")
         st.stop()
 else:
-    loaded = TABLES[name](seed) if name in figures.POINT_TABLES else TABLES[name]()
+    loaded = TABLES[name](seed) if name in lesson.POINT_TABLES else TABLES[name]()
     if loaded is None:
         st.stop()
     X, y, names = loaded
@@ -99,46 +100,46 @@ with tabs[shown]:
         step = st.slider("Splits shown", 0, max(splits, 1), splits, key="tree_step", bind="query-params")
         view = figures.player_data(model, step, present_on, X[row - 1], steps)
         html_player("tree_player.html", view, label=f"The tree after {step} of {splits} splits")
-        st.caption(figures.summary(model, X, y, row, url.code_span))
+        st.caption(lesson.summary(model, X, y, row, url.code_span))
         if 0 < step <= splits:
             worked = figures.kept_steps(model)[step - 1]
             with st.expander(f"Split {step} worked by hand", expanded=len(worked.columns) <= 4):
                 unit = st.segmented_control("Logarithm", list(BASES), key="tree_log", bind="query-params")
-                st.caption(figures.LOG_NOTE)
+                st.caption(lesson.LOG_NOTE)
                 base = BASES.get(unit, 2.0)
                 st.dataframe(figures.highlighted(figures.split_table(worked, base)), hide_index=True)
                 st.dataframe(figures.split_terms(worked, base), hide_index=True)
-    elif shown == "Regions" and name not in figures.POINT_TABLES:
+    elif shown == "Regions" and name not in lesson.POINT_TABLES:
         st.info("Choose 2-D points (clusters, circles, moons, XOR, spiral) to see the tree's boxes.")
     elif shown == "Regions":
         chart, tree = st.columns(2)
-        spec, alt = figures.regions_spec(model, X, y, row - 1, present_on), figures.REGIONS_ALT
+        spec, alt = figures.regions_spec(model, X, y, row - 1, present_on), lesson.REGIONS_ALT
         chart.vega_lite_chart(spec, key="tree_regions", on_select=pick_row, selection_mode="pick", alt=alt)
         with tree:
             view = figures.player_data(model, splits, present_on, X[row - 1], steps)
             html_player("tree_player.html", view, label="The tree, the chosen point's path outlined")
-        st.caption(figures.summary(model, X, y, row, url.code_span) + " Click a point to follow it.")
+        st.caption(lesson.summary(model, X, y, row, url.code_span) + " Click a point to follow it.")
     elif shown == "Data & rules":
-        st.dataframe(figures.data_frame(X, y, names), hide_index=True, height=240)
+        st.dataframe(lesson.data_frame(X, y, names), hide_index=True, height=240)
         rules, dot = model.rules(), tree_export.to_dot(model)
-        st.write(figures.rules_heading(len(rules)))
-        st.code("\n".join(rules[: figures.MAX_RULES]), language=None)
-        note = figures.dot_note(dot)
+        st.write(lesson.rules_heading(len(rules)))
+        st.code("\n".join(rules[: lesson.MAX_RULES]), language=None)
+        note = lesson.dot_note(dot)
         st.download_button("Tree (DOT)", dot.source, "tree.dot", key="tree_dot", help=note, on_click="ignore")
     elif shown == "AND vs parity":
         sizes = representation_sizes()
         st.vega_lite_chart(figures.representation_spec(sizes), alt="Nodes for AND and parity of n bits")
-        st.caption(figures.representation_text(sizes))
+        st.caption(lesson.representation_text(sizes))
     elif len(y) < 30:  # the Evaluation tab from here on
         st.info(f"With {len(y)} rows there is nothing to hold out: choose the 1984 votes or 2-D points.")
-    elif not figures.slow_to_evaluate(X) or st.toggle(figures.EVALUATE, key="tree_run"):
+    elif not lesson.slow_to_evaluate(X) or st.toggle(lesson.EVALUATE, key="tree_run"):
         result = evaluate(X, y, names, params, fraction, seed)
-        st.dataframe(figures.evaluation_table(result, fraction), hide_index=True)
+        st.dataframe(lesson.evaluation_table(result, fraction), hide_index=True)
         st.vega_lite_chart(figures.learning_curve_spec(result), alt="Accuracy against training rows")
         if name == VOTES:
-            claims = figures.claims_table(protocol(X, y), id3_lessons.complete_rows_root(X, y, names))
+            claims = lesson.claims_table(protocol(X, y), id3_lessons.complete_rows_root(X, y, names))
             st.dataframe(claims, hide_index=True)
 
 try_this("decision-tree", [Step(**step) for step in lesson_steps()])
-how_it_works(id3_lessons.textbook_id3, id3.split_scores, **figures.HOW_IT_WORKS)
+how_it_works(id3_lessons.textbook_id3, id3.split_scores, **lesson.HOW_IT_WORKS)
 url.note_ignored_params()

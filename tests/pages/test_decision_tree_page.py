@@ -16,9 +16,10 @@ from conftest import ROOT, assert_no_exception, open_page
 from classic import datasets, id3, id3_lessons
 from classic.viz import tree
 from classic.viz import tree_figures as figures
+from classic.viz import tree_lesson as lesson
 from pages._ui.url import code_span
 
-TABLES = [name for name in figures.data_sets(None) if name != figures.UPLOAD]
+TABLES = [name for name in lesson.data_sets(None) if name != lesson.UPLOAD]
 SMALL = [
     "Arya's riding data (the post)",
     "Play Tennis",
@@ -129,7 +130,7 @@ def test_the_slides_test1_beats_test2():
 
 
 def test_step_table_and_terms_show_the_same_numbers_on_the_votes(data_home):
-    at = linked({"tree_data": figures.VOTES, "tree_missing": "branch", "tree_step": 2})
+    at = linked({"tree_data": lesson.VOTES, "tree_missing": "branch", "tree_step": 2})
     scores, terms = (frame.value for frame in at.dataframe[:2])
     for _, row in scores.iterrows():
         mine = terms[terms["test"] == row["test"]]
@@ -148,7 +149,7 @@ def test_missing_value_rules_are_named_for_what_they_are():
 
 
 def test_votes_evaluation_sets_the_posts_claims_beside_the_computed_numbers(data_home):
-    at = linked({"tree_data": figures.VOTES, "tree_tab": "Evaluation"}, timeout=120)
+    at = linked({"tree_data": lesson.VOTES, "tree_tab": "Evaluation"}, timeout=120)
     X, y, names = datasets.load_house_votes()
     claims = at.dataframe[-1].value
     assert set(claims["the post"]) == {"around 90%", "adoption-of-the-budget-resolution"}
@@ -191,7 +192,7 @@ def test_and_against_parity_plot_uses_the_librarys_counts():
 
 
 def test_a_pruned_tree_with_a_minimum_gain_comes_back_from_its_link(data_home):
-    settings = {"tree_data": figures.VOTES, "tree_prune": "true", "tree_min_gain": 0.05, "tree_seed": 3}
+    settings = {"tree_data": lesson.VOTES, "tree_prune": "true", "tree_min_gain": 0.05, "tree_seed": 3}
     first, second = linked(settings), linked(settings)
     assert player(first)["nodes"] == player(second)["nodes"]
     model = id3.PrunedID3(missing="branch", min_gain=0.05, validation_fraction=0.25, random_state=3)
@@ -212,7 +213,7 @@ def upload(at, name: str, data: bytes):
 
 
 def test_an_uploaded_csv_grows_a_tree_and_bad_files_give_one_clear_error():
-    at = linked({"tree_data": figures.UPLOAD})
+    at = linked({"tree_data": lesson.UPLOAD})
     assert "Upload a CSV file" in at.info[0].value
     upload(
         at, "days.csv", b"Outlook,Wind,Play\nSunny,Weak,No\nRain,Strong,Yes\nSunny,Strong,No\nRain,Weak,Yes\n"
@@ -237,7 +238,7 @@ def test_an_uploaded_csv_grows_a_tree_and_bad_files_give_one_clear_error():
 
 
 def test_markup_in_an_upload_is_shown_as_text_everywhere():
-    at = linked({"tree_data": figures.UPLOAD})
+    at = linked({"tree_data": lesson.UPLOAD})
     evil = (
         f"{HOSTILE},label\nyes,[a](http://example.invalid)\nno,b\nyes,[a](http://example.invalid)\n".encode()
     )
@@ -260,7 +261,7 @@ def test_a_table_too_big_to_draw_is_drawn_to_a_depth_with_a_note():
     rng = np.random.default_rng(0)
     values = np.char.add("v", rng.integers(0, 30, size=(600, 8)).astype(str))
     rows = "\n".join(",".join(r) + f",{c}" for r, c in zip(values, rng.integers(0, 4, 600), strict=True))
-    at = linked({"tree_data": figures.UPLOAD})
+    at = linked({"tree_data": lesson.UPLOAD})
     upload(at, "big.csv", (",".join(f"c{j}" for j in range(8)) + ",label\n" + rows).encode())
     data = player(at)
     assert len(data["nodes"]) <= figures.MAX_DRAWN_NODES and data["note"].startswith("The tree is too big")
@@ -275,7 +276,7 @@ def reveal(at, index: int, choice: str):
 
 def test_each_try_this_step_reveals_the_librarys_answer():
     at = open_page("decision-tree")
-    steps = figures.try_this_steps()
+    steps = lesson.try_this_steps()
     assert 4 <= len(steps) <= 6
     tennis = id3.ID3().fit(*datasets.load_play_tennis())
     X, y, _ = datasets.load_has_kids()
@@ -321,15 +322,15 @@ def test_a_dot_drawing_cut_to_a_depth_says_what_it_leaves_out():
     labels = np.random.default_rng(2).integers(0, 4, 600).astype(str)
     drawing = tree.to_dot(id3.ID3().fit(values, labels))
     assert not drawing.complete
-    assert figures.dot_note(drawing).startswith(
+    assert lesson.dot_note(drawing).startswith(
         f"Levels 0–{drawing.depth} of 0–{drawing.full_depth} are drawn"
     )
-    assert figures.dot_note(tree.to_dot(id3.ID3().fit(*datasets.load_play_tennis()))) is None
+    assert lesson.dot_note(tree.to_dot(id3.ID3().fit(*datasets.load_play_tennis()))) is None
 
 
-@pytest.mark.parametrize("index", range(len(figures.try_this_steps())))
+@pytest.mark.parametrize("index", range(len(lesson.try_this_steps())))
 def test_each_try_this_setup_button_opens_its_view(index):
-    step = figures.try_this_steps()[index]
+    step = lesson.try_this_steps()[index]
     at = open_page("decision-tree")
     at.button(key=f"decision-tree_try_{index + 1}_setup").click().run()
     assert_no_exception(at)
@@ -345,11 +346,11 @@ def test_a_large_upload_is_evaluated_only_when_asked_and_lists_a_bounded_number_
     labels = np.where(values[:, 0] == "v0", "yes", "no")
     header = ",".join(f"c{j}" for j in range(10)) + ",label\n"
     body = "\n".join(",".join(r) + f",{c}" for r, c in zip(values, labels, strict=True))
-    at = linked({"tree_data": figures.UPLOAD, "tree_tab": "Evaluation"})
+    at = linked({"tree_data": lesson.UPLOAD, "tree_tab": "Evaluation"})
     upload(at, "large.csv", (header + body).encode())
-    assert figures.slow_to_evaluate(values) and not at.dataframe
+    assert lesson.slow_to_evaluate(values) and not at.dataframe
     at.toggle(key="tree_run").set_value(True).run()
     assert_no_exception(at)
     assert at.dataframe[0].value["experiment"].tolist()[0] == "10-fold cross-validation"
-    assert figures.rules_heading(3) == "3 rules, one per leaf: the tree in disjunctive normal form."
-    assert figures.rules_heading(5000).endswith(f"the first {figures.MAX_RULES} are listed.")
+    assert lesson.rules_heading(3) == "3 rules, one per leaf: the tree in disjunctive normal form."
+    assert lesson.rules_heading(5000).endswith(f"the first {lesson.MAX_RULES} are listed.")

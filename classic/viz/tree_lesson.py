@@ -1,0 +1,278 @@
+"""The ID3 lesson's words and data, kept out of the page so that the page reads as the lesson.
+
+The names of the page's data sets, criteria and missing-value rules; the 2-D point sets offered
+as tables; the sentences that put numbers in context (a tree's summary, the post's claims
+checked, AND against parity, what a capped drawing leaves out); the "Try this" steps, each
+answer computed by the library; and the "How it works" formulas. Pure Python over ``classic``:
+no Streamlit, no drawing. Texts that come from a user's file are passed through ``quote``
+(the page's code span), never formatted as Markdown here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from classic import datasets, id3, id3_lessons, tables
+from classic.viz.tree_figures import number, size_note
+
+
+def evaluation_table(result: Any, fraction: float) -> dict[str, list]:
+    """Cross-validation without and with pruning, and the post's test, as rows to print."""
+    rows = {
+        "experiment": ["10-fold cross-validation", f"… with pruning ({fraction:.0%} held out per fold)"],
+        "accuracy": [f"{result.cv_unpruned.mean():.1%}", f"{result.cv_pruned.mean():.1%}"],
+        "nodes (mean)": [f"{result.nodes_unpruned.mean():.0f}", f"{result.nodes_pruned.mean():.0f}"],
+    }
+    if result.protocol is not None:
+        train, test = result.protocol_rows
+        rows["experiment"].append(
+            f"The post's test: grown on the {train} complete rows, tested on the {test} with a “?”"
+        )
+        rows["accuracy"].append(f"{result.protocol:.1%}")
+        rows["nodes (mean)"].append("")
+    return rows
+
+
+def claims_table(results: Sequence[Any], roots: dict[str, str]) -> dict[str, list]:
+    """The post's two claims on the votes beside what ID3 computes, as rows to print.
+
+    ``results`` is ``id3_lessons.posts_protocol``'s, ``roots`` ``complete_rows_root``'s: each
+    gain (the definition's weighted one, the post's unweighted code) with each missing-value rule.
+    """
+    by = {(r.gain, r.missing): r for r in results}
+    rules = {"branch": "every branch, counts added (the post)", "fractional": "fractional (C4.5)"}
+    table: dict[str, list] = {"claim": [], "the post": [], "computed here": []}
+    for gain in ("weighted", "unweighted"):
+        for rule, words in rules.items():
+            r = by[gain, rule]
+            table["claim"].append(f"accuracy on its test ({gain} gain, {words})")
+            table["the post"].append("around 90%")
+            table["computed here"].append(f"{r.correct}/{r.total} = {r.accuracy:.1%}")
+    for gain in ("weighted", "unweighted"):
+        table["claim"].append(f"the most telling vote (root on the complete rows, {gain} gain)")
+        table["the post"].append("adoption-of-the-budget-resolution")
+        table["computed here"].append(roots[gain])
+    return table
+
+
+def representation_text(sizes: dict[str, list[int]]) -> str:
+    """What the AND/parity chart shows, with its numbers."""
+    n, first, last = sizes["n"], 0, -1
+    return (
+        f"AND of n bits needs {sizes['AND'][first]} nodes at n = {n[first]} and {sizes['AND'][last]} at n = {n[last]} "
+        f"(2n + 1: O(n) tests); parity (XOR) needs {sizes['parity'][first]} and {sizes['parity'][last]} "
+        f"(2ⁿ⁺¹ − 1: O(2ⁿ)), as the CS 886 slides say. Grown with minimum score 0, ID3 does not even start on "
+        f"parity ({sizes['parity, as ID3 grows it'][last]} node): no single feature gains anything."
+    )
+
+
+def _points(make: Any) -> Any:
+    def table(seed: int) -> tuple[np.ndarray, np.ndarray, list[str]]:
+        X, y = make(seed)
+        return X, np.char.add("class ", np.asarray(y).astype(str)), ["x1", "x2"]
+
+    return table
+
+
+POINT_TABLES = {
+    "Two clusters (2-D points)": _points(
+        lambda s: datasets.gaussian_clusters(100, ((-1, -1), (1, 1)), 1.0, s)
+    ),
+    "Circles (2-D points)": _points(lambda s: datasets.concentric_circles(200, 0.1, s)),
+    "Moons (2-D points)": _points(lambda s: datasets.moons(200, 0.15, s)),
+    "XOR (2-D points)": _points(lambda s: datasets.xor(200, 0.15, s)),
+    "Spiral (2-D points)": _points(lambda s: datasets.spiral(300, 2, 0.1, s)),
+}
+
+
+def summary(model: Any, X: Any, y: Any, row: int, quote: Any = str) -> str:
+    """One line under the tree: its size, its training accuracy, and row ``row`` (1-based) classified.
+
+    ``quote`` wraps the texts that come from the data (class names): the page passes a function
+    that shows them verbatim, never as markup.
+    """
+    record = np.asarray(X, dtype=object)[row - 1]
+    predicted = model.predict(record[None, :])[0]
+    path = model.decision_path(record)
+    return (
+        f"{model.n_nodes_} nodes, {model.n_leaves_} leaves, depth {model.depth_}; training accuracy "
+        f"{model.score(X, y):.1%}. Row {row} (label {quote(np.asarray(y)[row - 1])}) follows {len(path)} nodes "
+        f"(outlined) to the answer {quote(predicted)}. {size_note(model)}"
+    ).strip()
+
+
+def try_this_steps() -> list[dict]:
+    """The page's predict-then-reveal steps, every answer computed by the library."""
+    tennis = id3.ID3().fit(*datasets.load_play_tennis())
+    tests = id3.ID3().fit(*datasets.load_two_tests())
+    kids_X, kids_y, _ = datasets.load_has_kids()
+    kids = id3.score_split(kids_X[:, 0], kids_y, feature="HasKids")
+    sizes_of = [f"{int(n)}/{len(kids_y)}" for n in kids.counts.sum(axis=1)]
+    sizes = id3_lessons.representation_sizes([4])
+    arya = id3.ID3().fit(*datasets.load_arya())
+    return [
+        {
+            "title": "Play Tennis: the first question",
+            "setup": {"tree_data": "Play Tennis", "tree_tab": "Tree", "tree_step": 1},
+            "question": "Which attribute will ID3 split on first?",
+            "options": ["Outlook", "Temperature", "Humidity", "Wind"],
+            "answer": tennis.root_.feature,
+            "why": "It leaves the least entropy behind: gain "
+            f"{number(next(c.gain for c in tennis.steps_[0].candidates() if c.chosen))} bits, the largest in the "
+            "step table.",
+        },
+        {
+            "title": "The slides' HasKids table",
+            "setup": {"tree_data": "HasKids & Dora (the slides)", "tree_tab": "Tree", "tree_step": 1},
+            "question": "How many bits does knowing HasKids save about OwnsDoraVideo?",
+            "options": [number(v) for v in sorted({kids.gain, kids.after, kids.terms[1], kids.before})],
+            "answer": number(kids.gain),
+            "why": f"H(y) = {number(kids.before)}, H(y | HasKids) = "
+            + " + ".join(f"{w} · {number(t)}" for w, t in zip(sizes_of, kids.terms, strict=True))
+            + f" = {number(kids.after)}, so the gain is {number(kids.gain)} bits.",
+        },
+        {
+            "title": "The slides' Test1 vs Test2",
+            "setup": {"tree_data": "Test1 vs Test2 (the slides)", "tree_tab": "Tree", "tree_step": 1},
+            "question": "Which test gains more?",
+            "options": ["Test1", "Test2"],
+            "answer": tests.root_.feature,
+            "why": "Compare the two gains in the step table: "
+            + ", ".join(f"{c.feature} {number(c.gain)}" for c in tests.steps_[0].candidates())
+            + " bits.",
+        },
+        {
+            "title": "The post's tree for Arya",
+            "setup": {"tree_data": "Arya's riding data (the post)", "tree_tab": "Tree"},
+            "question": "The post draws Wind at the root. Does ID3 agree?",
+            "options": ["Yes", "No"],
+            "answer": "Yes" if arya.root_.feature == "Wind" else "No",
+            "why": f"ID3 asks about {arya.root_.feature} first: "
+            + ", ".join(f"{c.feature} {number(c.gain)}" for c in arya.steps_[0].candidates())
+            + " bits.",
+        },
+        {
+            "title": "AND against parity",
+            "setup": {"tree_tab": "AND vs parity"},
+            "question": "How many nodes does a tree need for the parity (XOR) of 4 bits?",
+            "options": ["9", "15", "31", "63"],
+            "answer": str(sizes["parity"][0]),
+            "why": f"Every path must test every bit: {sizes['parity'][0]} nodes, against {sizes['AND'][0]} for AND.",
+        },
+    ]
+
+
+def upload_label() -> str:
+    """The upload box's label, with the limits ``classic.tables`` checks."""
+    return (
+        f"A CSV file: first row = column names; up to {tables.MAX_BYTES // 1000:,} kB, {tables.MAX_ROWS:,} rows, "
+        f"{tables.MAX_COLUMNS} columns, {tables.MAX_CATEGORIES} values per categorical column"
+    )
+
+
+CRITERION_NAMES = {"entropy": "Information gain", "gain_ratio": "Gain ratio (C4.5)", "gini": "Gini impurity"}
+
+
+MISSING_NAMES = {
+    "branch": "Follow every branch, counts added (the post)",
+    "fractional": "Fractional, weighted by training share (C4.5)",
+    "majority": "Follow the majority branch",
+    "value": "“?” is one more value",
+}
+
+
+LOG_BASES = {"bits (log₂)": 2.0, "nats (ln, the slides' second example)": math.e}
+
+
+def tree_params(criterion: str, missing: str, depth: int, min_gain: float) -> dict:
+    """The page's controls as ``ID3`` parameters (depth 0 means no limit)."""
+    return {"criterion": criterion, "missing": missing, "max_depth": depth or None, "min_gain": min_gain}
+
+
+VOTES, UPLOAD = "1984 congressional votes", "Upload a CSV"
+
+
+def data_sets(load_votes: Any) -> dict[str, Any]:
+    """The page's data sets by name: the sources' tables, the votes (``load_votes``), 2-D points, an upload."""
+    return {
+        "Arya's riding data (the post)": datasets.load_arya,
+        "Play Tennis": datasets.load_play_tennis,
+        "HasKids & Dora (the slides)": datasets.load_has_kids,
+        "Test1 vs Test2 (the slides)": datasets.load_two_tests,
+        VOTES: load_votes,
+        **POINT_TABLES,
+        UPLOAD: None,
+    }
+
+
+def new_tree(params: dict, prune: bool, fraction: float, seed: int) -> Any:
+    """An unfitted tree with the page's settings: ``PrunedID3`` when pruning, else ``ID3``."""
+    if prune:
+        return id3.PrunedID3(**params, validation_fraction=fraction, random_state=seed)
+    return id3.ID3(**params)
+
+
+HOW_IT_WORKS = {
+    "formulas": [
+        r"H(S) = -\sum_c p_c \log_2 p_c \qquad \mathrm{Gain}(S, A) = \frac{|K|}{|S|}"
+        r"\Big(H(K) - \sum_v \frac{|K_v|}{|K|} H(K_v)\Big)",
+        r"\text{a real feature is tested as } x_j \le \tau,\ \tau \text{ a midpoint between sorted values whose "
+        r"labels differ}",
+    ],
+    "text": "ID3 scores every test at a node, splits on the best one and recurses; a node is a leaf when it is "
+    "pure, no test is left or gains enough, or at the depth limit. K holds the rows whose value is known "
+    "(all of them unless values are missing). Below: the short recursive ID3, tested to grow the same tree "
+    "as the fast one, and the one function both score splits with.",
+}
+
+
+def dot_note(drawing: Any) -> str | None:
+    """What a capped DOT drawing (``classic.viz.tree.to_dot``) leaves out, or None if it is whole."""
+    if drawing.complete:
+        return None
+    return (
+        f"Levels 0–{drawing.depth} of 0–{drawing.full_depth} are drawn: the {drawing.hidden_nodes:,} deeper "
+        "nodes would take graphviz minutes to lay out."
+    )
+
+
+MAX_RULES = 500  # rules listed on the page (a deep tree on an upload can have thousands)
+
+
+QUICK_EVALUATION = 20_000  # table cells up to which the evaluation runs when its tab opens
+
+
+EVALUATE = "Run the evaluation: 10-fold cross-validation with and without pruning, a learning curve"
+
+
+def rules_heading(count: int) -> str:
+    """The sentence above the rules: how many, what they are, how many are listed."""
+    listed = "" if count <= MAX_RULES else f"; the first {MAX_RULES:,} are listed"
+    return f"{count:,} rules, one per leaf: the tree in disjunctive normal form{listed}."
+
+
+def slow_to_evaluate(X: Any) -> bool:
+    """Whether the evaluation (about 80 trees) should wait for a click rather than run on opening the tab."""
+    return int(np.asarray(X).size) > QUICK_EVALUATION
+
+
+def data_frame(X: Any, y: Any, names: Sequence[str]) -> Any:
+    """The training table as a pandas DataFrame: the features, then the class (named "class ←")."""
+    import pandas as pd
+
+    frame = pd.DataFrame(np.asarray(X, dtype=object), columns=list(names))
+    frame.insert(len(frame.columns), "class ←", np.asarray(y), allow_duplicates=True)
+    return frame
+
+
+REGIONS_ALT = "The tree's leaves as boxes over the points, the chosen point's box outlined"
+
+
+LOG_NOTE = (
+    "The CS 886 slides work HasKids in bits (H(y | HasKids = Yes) ≈ 0.9183) and then in nats on the next "
+    "slide (0.6365, and H(y | HasKids) ≈ 0.4774): the same uncertainty in two units, ln x = ln 2 · log₂ x."
+)
