@@ -1,0 +1,87 @@
+"""classic.viz.tree_figures: the step player's JSON, the split tables and the regions of a tree,
+checked against the fitted tree itself (hand-checkable cases and invariants)."""
+
+import math
+
+import numpy as np
+import pytest
+
+from classic import datasets, id3
+from classic.viz import tree_figures as figures
+
+
+def test_a_split_table_adds_up_from_its_terms_in_bits_and_in_nats():
+    X, y, names = datasets.load_play_tennis()
+    model = id3.ID3().fit(X, y, names)
+    for step in model.steps_:
+        for base in (2.0, math.e):
+            table, terms = figures.split_table(step, base), figures.split_terms(step, base)
+            h = next(name for name in terms if name.startswith("H ("))
+            for test, after, gain, before in zip(
+                table["test"], table[f"{h} after"], table["gain"], table[f"{h} before"], strict=True
+            ):
+                rows = [i for i, t in enumerate(terms["test"]) if t == test]
+                weights = [int(a) / int(b) for a, b in (terms["weight"][i].split("/") for i in rows)]
+                total = sum(w * float(terms[h][i]) for w, i in zip(weights, rows, strict=True))
+                assert total == pytest.approx(after, abs=5e-4) and gain == pytest.approx(before - after)
+    root = figures.split_table(model.steps_[0])
+    assert root["test"][root["chosen"].index(True)] == "Outlook"
+    assert figures.number(root["gain"][0]) == "0.2467"  # Mitchell's Gain(S, Outlook) = 0.246
+
+
+def test_the_slides_hasKids_numbers_in_both_bases():
+    X, y, names = datasets.load_has_kids()
+    step = id3.ID3().fit(X, y, names).steps_[0]
+    bits, nats = figures.split_table(step), figures.split_table(step, math.e)
+    assert [figures.number(bits[k][0]) for k in ("H (bits) before", "H (bits) after", "gain")] == [
+        "1.0000",
+        "0.6887",
+        "0.3113",
+    ]
+    assert figures.number(nats["H (nats) after"][0]) == "0.4774"
+    assert figures.split_terms(step, math.e)["H (nats)"] == ["0.0000", "0.6365"]
+    assert figures.split_terms(step)["H (bits)"] == ["0.0000", "0.9183"]
+
+
+def test_missing_values_are_listed_as_no_branch():
+    X = np.array([["a"], ["a"], ["b"], ["?"]])
+    step = id3.ID3().fit(X, ["x", "x", "y", "y"], ["f"]).steps_[0]
+    terms = figures.split_terms(step)
+    assert terms["branch"] == ["a", "b", "?"] and terms["weight"] == ["2/3", "1/3", "no branch"]
+    assert terms["rows"] == [2, 1, 1]
+    assert figures.split_table(step)["known"] == [pytest.approx(0.75)]
+
+
+def test_leaf_boxes_tile_the_plane_and_hold_their_points():
+    X, y = datasets.moons(200, 0.2, 0)
+    model = id3.ID3().fit(X, y.astype(str), ["x1", "x2"])
+    low, high = X.min(axis=0) - 0.1, X.max(axis=0) + 0.1
+    boxes = figures.leaf_boxes(model, low, high)
+    assert len(boxes) == model.n_leaves_
+    area = sum((b["x2"] - b["x"]) * (b["y2"] - b["y"]) for b in boxes)
+    assert area == pytest.approx(np.prod(high - low))  # boxes cover the frame without overlap
+    by_leaf = {b["leaf"]: b for b in boxes}
+    for point, leaf in zip(X, model.apply(X), strict=True):
+        box = by_leaf[int(leaf)]
+        assert box["x"] <= point[0] <= box["x2"] and box["y"] <= point[1] <= box["y2"]
+        assert box["label"] == model.predict(point[None, :])[0]
+
+
+def test_the_player_shows_a_pruned_tree_and_caps_a_huge_one():
+    X, y, names = datasets.load_play_tennis()
+    model = id3.PrunedID3(validation_fraction=0.3, random_state=1).fit(X, y, names)
+    data = figures.player_data(model, start=99)
+    assert len(data["nodes"]) == model.n_nodes_ and data["start"] == len(data["steps"])
+    splits = sorted(n["split"] for n in data["nodes"] if n["split"] is not None)
+    assert splits == list(range(len(data["steps"])))
+    rng = np.random.default_rng(0)
+    big = id3.ID3().fit(np.char.add("v", rng.integers(0, 30, (800, 6)).astype(str)), rng.integers(0, 3, 800))
+    capped = figures.player_data(big)
+    assert len(capped["nodes"]) <= figures.MAX_DRAWN_NODES < big.n_nodes_
+    assert capped["note"].startswith(
+        f"The tree is too big to draw whole: levels 0–{figures.drawn_depth(big)}"
+    )
+
+
+def test_numbers_print_four_places_without_a_negative_zero():
+    assert figures.number(-1e-17) == "0.0000" and figures.number(0.91829583) == "0.9183"
