@@ -208,7 +208,9 @@ def main(argv: list[str] | None = None) -> int:
             process.wait(timeout=15)
             log.unlink(missing_ok=True)
             run_log.unlink(missing_ok=True)
-    print(f"\nmilliseconds, {args.repeat} repetitions; goal: server ≤ 150 median, browser ≤ 300 median")
+    load = os.getloadavg()[0]
+    print(f"\nmilliseconds, {args.repeat} repetitions, load average {load:.1f} on {os.cpu_count()} CPUs")
+    print("goal: server ≤ 150 median, browser ≤ 300 median")
     print(f"{'interaction':32} {'server med':>10} {'p95':>6} {'browser med':>11} {'p95':>6} {'srv in br':>9}")
     for name, row in results.items():
         server = row["server"]

@@ -211,6 +211,7 @@ def summarise(stats: dict, runs: list[dict], rss: dict, server_log: str, args) -
     interactions = [s for *_, s in stats["interactions"]]
     uncaught = server_log.count("Uncaught app execution")
     return {
+        "load_average_1min_at_end": round(os.getloadavg()[0], 1),
         "sessions": args.sessions,
         "seconds": args.seconds,
         "errors": len(stats["errors"]) + len(stats["outside"]) + uncaught,
