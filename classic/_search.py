@@ -34,7 +34,7 @@ MAX_CHUNK_BYTES = 2**26  # a chunk's ranking never takes more memory than this
 EXACT_DIMS = 8  # up to this many features, brute force measures every distance exactly in float64
 FLOAT32_SAFE = 1e36  # largest |x|²·d for which float32 squares and dot products stay finite
 TILE_SAFE = 2.0**250  # coordinates below this keep the bucket grid's powers finite in float64
-TILE_WORK = 16384  # a query tile with less work than this (queries × candidates) is not cut
+TILE_WORK = 32768  # a query tile with less work than this (queries × candidates) is not cut
 TILE_COST = 4096  # the overhead of one more tile, in query–candidate pairs
 
 
@@ -248,18 +248,21 @@ def _rooted(powered: np.ndarray, p: float) -> np.ndarray:
 
 
 def _k_smallest_by_value(ranking: np.ndarray, k: int) -> np.ndarray:
-    """Column positions of the k smallest values per row, in increasing column order; of values
-    tied at the k-th, the lowest columns. A partition on the values finds each row's k-th value
-    (cheaper than ``argpartition``), a comparison marks everything up to it."""
+    """Flat positions (into ``ranking.ravel()``) of the k smallest values of each row, shape
+    (rows, k), in increasing column order; of values tied at the k-th, the lowest columns.
+
+    A partition on the values finds each row's k-th value (cheaper than ``argpartition``), and
+    a comparison marks everything up to it.
+    """
     kth = np.partition(ranking, k - 1, axis=1)[:, k - 1 : k]
     keep = ranking <= kth
-    crowded = np.flatnonzero(np.count_nonzero(keep, axis=1) > k)
-    if len(crowded):  # more than k at or below the k-th value: drop the highest columns tied at it
+    if np.count_nonzero(keep) > keep.size // keep.shape[1] * k:  # ties at the k-th in some rows
+        crowded = np.flatnonzero(keep.sum(axis=1) > k)
         tied = ranking[crowded] == kth[crowded]
         surplus = keep[crowded].sum(axis=1, keepdims=True) - k
         from_right = np.cumsum(tied[:, ::-1], axis=1)[:, ::-1]
-        keep[crowded] &= ~(tied & (from_right <= surplus))
-    return np.nonzero(keep)[1].reshape(len(ranking), k)
+        keep[crowded] &= ~(tied & (from_right <= surplus))  # drop the highest columns tied at it
+    return np.flatnonzero(keep).reshape(len(ranking), k)
 
 
 def tile_neighbors(Q: Any, prepared: TrainingSet, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -293,15 +296,28 @@ def tile_neighbors(Q: Any, prepared: TrainingSet, k: int) -> tuple[np.ndarray, n
             continue
         q, points = Q2[start:end], X[candidates]
         ranking = _powered(q[:, :1] - points[:, 0], q[:, 1:] - points[:, 1], p)
-        columns = _k_smallest_by_value(ranking, k)
-        line = np.arange(end - start)[:, None]
-        values = ranking[line, columns]
-        order = values.argsort(axis=1, kind="stable")  # columns ascend, so ties stay by index
-        found_d[start:end] = _rooted(values[line, order], p)
-        found_i[start:end] = candidates[columns[line, order]]
+        flat = _k_smallest_by_value(ranking, k)
+        values = ranking.ravel()[flat]
+        # Columns ascend along each row, so a stable sort keeps ties by index; the sorted
+        # positions are then read through flat indices (faster than 2-D fancy indexing).
+        order = values.argsort(axis=1, kind="stable")
+        order += np.arange(0, order.size, k)[:, None]
+        found_d[start:end] = _rooted(values.ravel()[order], p)
+        found_i[start:end] = candidates[flat.ravel()[order] % len(candidates)]
     out_d, out_i = np.empty_like(found_d), np.empty_like(found_i)
     out_d[position], out_i[position] = found_d, found_i
     return out_d, out_i
+
+
+_QUARTERS = np.array([[0, 0], [0, 1], [1, 0], [1, 1]])  # lower-left corners of a tile's quarters, in halves
+
+
+def _norm(a: float, b: float, p: float) -> float:
+    """The Minkowski length of the vector (a, b)."""
+    a, b = abs(float(a)), abs(float(b))
+    if p == np.inf:
+        return max(a, b)
+    return (a**p + b**p) ** (1.0 / p)
 
 
 def _cut(
@@ -325,13 +341,13 @@ def _cut(
     # uint8 codes: numpy's stable sort of 8-bit keys is a radix sort, one pass
     quarter = (Q[start:end, 0] > middle[0]).view(np.uint8) * np.uint8(2) + (Q[start:end, 1] > middle[1])
     counts = np.bincount(quarter, minlength=4)
-    offsets = np.array([[0, 0], [0, 1], [1, 0], [1, 1]])
-    centres = low + (offsets + 0.5) * (high - low) / 2
-    half = _rooted(_powered(np.array([(high - low)[0] / 4]), np.array([(high - low)[1] / 4]), p), p)[0]
+    centres = low + (_QUARTERS + 0.5) * (high - low) / 2
+    half = _norm(*((high - low) / 4), p)
     points = X[candidates]
-    reach = _rooted(_powered(centres[:, :1] - points[:, 0], centres[:, 1:] - points[:, 1], p), p)
-    radius = np.partition(reach, k - 1, axis=1)[:, k - 1] + 2 * half
-    inside = reach <= radius[:, None] * (1 + 1e-9) + 1e-300
+    reach = _powered(centres[:, :1] - points[:, 0], centres[:, 1:] - points[:, 1], p)
+    # Compared as powers (Σ|Δ|^p), which keeps the root off 4 × C values.
+    radius = _rooted(np.partition(reach, k - 1, axis=1)[:, k - 1], p) + 2 * half
+    inside = reach <= _powered(radius * (1 + 1e-9) + 1e-300, np.zeros(4), p)[:, None]
     if np.sum(counts * inside.sum(axis=1)) + TILE_COST * np.count_nonzero(counts) >= work:
         return None
     order = np.argsort(quarter, kind="stable")
@@ -341,8 +357,8 @@ def _cut(
         (
             bounds[c],
             bounds[c + 1],
-            low + offsets[c] * (high - low) / 2,
-            middle + offsets[c] * (high - low) / 2,
+            low + _QUARTERS[c] * (high - low) / 2,
+            middle + _QUARTERS[c] * (high - low) / 2,
             candidates[inside[c]],
         )
         for c in range(4)
