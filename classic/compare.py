@@ -54,6 +54,7 @@ DATASETS: dict[str, Callable[[int, int], Points]] = {
     "Moons": lambda n, seed: datasets.moons(n=n, noise=0.15, random_state=seed),
     "XOR": lambda n, seed: datasets.xor(n=max(n, 4), noise=0.2, random_state=seed),
     "Spiral": lambda n, seed: datasets.spiral(n=n, n_classes=2, noise=0.15, random_state=seed),
+    "Axis-aligned boxes": lambda n, seed: axis_aligned_boxes(n, seed),
 }
 PERCEPTRONS = ("line", "RBF kernel", "polynomial kernel")
 NAMES = ("perceptron", "knn", "tree")
@@ -85,6 +86,17 @@ class Fitted:
     def gap(self) -> float:
         """Training minus held-out accuracy: how much of the fit was memorised."""
         return self.train_accuracy - self.test_accuracy
+
+
+def axis_aligned_boxes(n: int, seed: int) -> Points:
+    """Points uniform in the unit square, class 1 inside two axis-aligned rectangles.
+
+    The label is constant on large axis-orthogonal regions, the case where the CS 886 slides say
+    trees do well: two rectangles, x₁ > 0.35 and x₂ > 0.5, or x₁ > 0.7 and x₂ < 0.25.
+    """
+    X = np.random.default_rng(int(seed)).uniform(0.0, 1.0, size=(int(n), 2))
+    inside = ((X[:, 0] > 0.35) & (X[:, 1] > 0.5)) | ((X[:, 0] > 0.7) & (X[:, 1] < 0.25))
+    return X, inside.astype(np.int64)
 
 
 def make_data(name: str, n_points: int, seed: int, flip: float = 0) -> Points:
@@ -273,7 +285,10 @@ def describe(data: str, fitted: dict[str, Fitted], k: int, perceptron: str = "li
                 "points right (of XOR's four corners a line classifies at most three), while k-NN "
                 f"gets {_percent(knn.train_accuracy)} and the tree {_percent(tree.train_accuracy)}."
             )
-        elif data in ("Concentric circles", "Moons", "Spiral") and line.train_accuracy < 0.95:
+        elif (
+            data in ("Concentric circles", "Moons", "Spiral", "Axis-aligned boxes")
+            and line.train_accuracy < 0.95
+        ):
             said.append(
                 f"No line follows this boundary: the best line gets {_percent(line.test_accuracy)} held out, "
                 f"k-NN {_percent(knn.test_accuracy)}, the tree {_percent(tree.test_accuracy)}. "
@@ -303,11 +318,17 @@ def describe(data: str, fitted: dict[str, Fitted], k: int, perceptron: str = "li
         )
     else:
         said.append(
-            f"k-NN at k = {knn.model.k} smooths over the noise: {_percent(knn.train_accuracy)} training, "
-            f"{_percent(knn.test_accuracy)} held out."
+            f"k-NN at k = {knn.model.k} lets {knn.model.k} neighbours vote: {_percent(knn.train_accuracy)} "
+            f"training, {_percent(knn.test_accuracy)} held out."
         )
     boxes = tree.model.n_leaves_
-    if data == "Gaussian clusters" and boxes <= 2:
+    if data == "Axis-aligned boxes":
+        said.append(
+            f"Here the label is constant on large axis-aligned rectangles, where the CS 886 slides say trees "
+            f"do well: {boxes} boxes, {_percent(tree.train_accuracy)} training and {_percent(tree.test_accuracy)} "
+            "held out; the tree's cuts can sit exactly on the edges."
+        )
+    elif data == "Gaussian clusters" and boxes <= 2:
         said.append(
             f"The boundary between the clusters is diagonal, but the tree has one cut across one axis: "
             f"{_percent(tree.test_accuracy)} held out against the perceptron's {_percent(line.test_accuracy)}. "
@@ -436,6 +457,19 @@ def questions() -> list[Question]:
             who,
             LABELS[best],
             "Held out: " + ", ".join(f"{LABELS[n]} {_percent(spiral[n].test_accuracy)}" for n in NAMES) + ".",
+        )
+    )
+    boxes = run(data="Axis-aligned boxes")
+    best = max(NAMES, key=lambda name: boxes[name].test_accuracy)
+    asked.append(
+        Question(
+            "Where trees do well",
+            {**DEFAULTS, "data": "Axis-aligned boxes"},
+            "The label is constant on two axis-aligned rectangles. Which classifier does best held out?",
+            who,
+            LABELS[best],
+            "Held out: " + ", ".join(f"{LABELS[n]} {_percent(boxes[n].test_accuracy)}" for n in NAMES) + ". "
+            "Each of the tree's tests is a cut across one axis, the shape of these edges.",
         )
     )
     return asked

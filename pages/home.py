@@ -51,7 +51,7 @@ COMPARE = (
     "What each boundary can and cannot be: the perceptron's line, k-NN's vote and a tree's "
     "axis-aligned boxes on the same points and the same axes, each with its training and held-out "
     "accuracy and its fit time.",
-    "Pick a data set (XOR, circles, moons, a spiral, your own points) and see who gets it right.",
+    "Pick a data set (XOR, circles, moons, a spiral, axis-aligned boxes, your own points) and see who wins.",
 )
 
 

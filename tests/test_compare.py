@@ -153,3 +153,21 @@ def test_knn_regions_voted_from_the_table_are_the_classifiers_predictions(k):
     table = compare.grid_neighbours(data, grid)
     fitted = compare.with_knn_regions(compare.fit(compare.make_model("knn", data, k=k), data), table, data)
     assert np.array_equal(fitted.regions, fitted.model.predict(grid))
+
+
+def test_axis_aligned_boxes_are_labelled_by_their_rectangles_and_the_tree_finds_the_edges():
+    X, y = compare.axis_aligned_boxes(1000, 0)
+    assert y[np.flatnonzero((X[:, 0] > 0.35) & (X[:, 1] > 0.5))].all()
+    assert y[np.flatnonzero((X[:, 0] > 0.7) & (X[:, 1] < 0.25))].all()
+    assert not y[np.flatnonzero(X[:, 0] < 0.35)].any()
+    data = compare.split(X, y, 0)
+    tree = compare.fit(compare.make_model("tree", data, max_depth=20), data).model
+    thresholds, stack = [], [tree.root_]
+    while stack:
+        node = stack.pop()
+        if node.threshold is not None:
+            thresholds.append((node.feature_index, node.threshold))
+        stack.extend(node.children.values())
+    for edge in ((0, 0.35), (1, 0.5), (0, 0.7), (1, 0.25)):
+        assert any(j == edge[0] and abs(t - edge[1]) < 0.02 for j, t in thresholds), edge
+    assert tree.n_leaves_ == 5  # the two rectangles and the three pieces around them

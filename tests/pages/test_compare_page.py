@@ -140,6 +140,7 @@ def expected_answers() -> dict[str, str]:
     circles = compare.run(data="Concentric circles", perceptron="RBF kernel")["perceptron"].test_accuracy
     leaves = compare.run(data="Gaussian clusters", depth=20)["tree"].model.n_leaves_
     spiral = compare.run(data="Spiral", points=400)
+    boxes = compare.run(data="Axis-aligned boxes")
     return {
         "A line against XOR": compare.LABELS[min(xor, key=lambda n: xor[n].test_accuracy)],
         "k = 1 memorises": "higher than"
@@ -154,6 +155,7 @@ def expected_answers() -> dict[str, str]:
         else "above 90%",
         "The tree's staircase": "2" if leaves <= 2 else "3 to 6" if leaves <= 6 else "more than 6",
         "The spiral": compare.LABELS[max(spiral, key=lambda n: spiral[n].test_accuracy)],
+        "Where trees do well": compare.LABELS[max(boxes, key=lambda n: boxes[n].test_accuracy)],
     }
 
 
