@@ -477,4 +477,5 @@ def representation_spec(sizes: dict[str, list[int]]) -> dict:
     ]
     spec = line_spec(rows, "n", "nodes", "function", "Nodes ID3 needs for n binary features")
     spec["encoding"]["y"]["scale"] = {"type": "log", "base": 2}
+    spec["encoding"]["x"]["axis"] = {"tickMinStep": 1, "format": "d"}  # n counts features: whole numbers
     return spec
