@@ -279,9 +279,13 @@ class Router:
     by their share, or not), or only the majority branch.
     """
 
-    def __init__(self, nodes: list, numeric: np.ndarray, n_classes: int):
+    def __init__(self, nodes: list, numeric: np.ndarray, n_classes: int, branches: Sequence[np.ndarray]):
         size = max(node.id for node in nodes) + 1
-        width = max([len(node.children) for node in nodes] + [1])
+        position = [
+            {} if num else {str(v): b for b, v in enumerate(values)}
+            for values, num in zip(branches, numeric, strict=True)
+        ]
+        width = max([len(v) for v, num in zip(branches, numeric, strict=True) if not num] + [2])
         self.numeric = numeric
         self.feature = np.full(size, -1, dtype=np.int64)
         self.threshold = np.full(size, np.nan)
@@ -296,7 +300,8 @@ class Router:
                 continue
             self.feature[node.id] = node.feature_index
             self.threshold[node.id] = np.nan if node.threshold is None else node.threshold
-            for b, (key, child) in enumerate(node.children.items()):
+            for k, (key, child) in enumerate(node.children.items()):
+                b = k if node.threshold is not None else position[node.feature_index][key]
                 self.child[node.id, b], self.share[node.id, b] = child.id, node.shares[key]
         self.majority = np.argmax(self.share, axis=1)
 
@@ -321,18 +326,20 @@ class Router:
                 slot[inner] = np.where(self.numeric[f], test, codes[r, f])
             else:
                 slot[inner] = codes[r, f]
-            stop = slot <= -2  # a leaf, or a value this node never saw: its own distribution answers
+            if rule in ("majority", "value"):  # a missing value follows the majority branch
+                lost = slot == -1
+                slot[lost] = self.majority[nodes[lost]]
+            target = self.child[nodes, np.maximum(slot, 0)]
+            # A leaf, or a value this node has no child for: its own distribution answers.
+            stop = (slot <= -2) | ((slot >= 0) & (target < 0))
             if expanded:  # a row may reach several leaves at once
                 np.add.at(out, rows[stop], weights[stop, None] * table[nodes[stop]])
             else:
                 out[rows[stop]] = table[nodes[stop]]
             lost = slot == -1
-            if rule in ("majority", "value"):
-                slot[lost] = self.majority[nodes[lost]]
-                lost[:] = False
             if not lost.any():
                 go = ~stop
-                rows, nodes, weights = rows[go], self.child[nodes[go], slot[go]], weights[go]
+                rows, nodes, weights = rows[go], target[go], weights[go]
                 continue
             expanded = True
             go = np.flatnonzero(~stop & ~lost)
@@ -340,7 +347,7 @@ class Router:
             entry = np.flatnonzero(lost)[entry]
             spread = weights[entry] * (self.share[nodes[entry], branch] if rule == "fractional" else 1.0)
             rows = np.concatenate([rows[go], rows[entry]])
-            nodes = np.concatenate([self.child[nodes[go], slot[go]], self.child[nodes[entry], branch]])
+            nodes = np.concatenate([target[go], self.child[nodes[entry], branch]])
             weights = np.concatenate([weights[go], spread])
         return out
 

@@ -357,6 +357,8 @@ class ID3(Estimator):
     'Outlook'
     """
 
+    _empty_children = False  # a child for a value no training row at the node has (see DrawnTree)
+
     def __init__(
         self,
         *,
@@ -492,6 +494,8 @@ class ID3(Estimator):
         ends = np.cumsum([sum(c) for c in counts]).tolist()
         children, known = [], max(sum(sizes), 1)
         for b, key in enumerate(branches):
+            if not sum(counts[b]) and not self._empty_children:
+                continue  # a value no row here has: the node itself answers for it
             child = self._make_node(counts[b], node.depth + 1, node)
             node.children[key], node.shares[key] = child, sizes[b] / known
             children.append(_Pending(child, ordered[ends[b] - sum(counts[b]) : ends[b]], rest))
@@ -501,7 +505,7 @@ class ID3(Estimator):
 
     def _compile(self) -> None:
         nodes = list(self._iter_nodes())
-        self._router = engine.Router(nodes, self.numeric_, len(self.classes_))
+        self._router = engine.Router(nodes, self.numeric_, len(self.classes_), self._encoding.branches)
         self.n_nodes_ = len(nodes)
         self.n_leaves_ = sum(node.is_leaf for node in nodes)
         self.depth_ = max(node.depth for node in nodes)

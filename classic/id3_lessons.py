@@ -49,6 +49,7 @@ class DrawnTree(ID3):
     """
 
     layout_: Layout = {}
+    _empty_children = True  # the post's tree has a leaf for Wind = Low, Temperature = Hot: no such day
 
     def _choose(self, node: Any, available: list[int], score: list[float]) -> int | None:
         here = self.layout_
