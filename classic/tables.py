@@ -10,7 +10,9 @@ whoever shows them must escape them. Control characters (and Unicode's invisible
 characters) are refused, because they cannot be shown faithfully.
 
 - :func:`parse_csv` → :class:`Table` (column names + a 2-D array of strings, empty cells
-  ``"?"``); :meth:`Table.split` picks the label column and checks the class and category counts.
+  ``"?"``); :meth:`Table.split` picks the label column and checks the class and category
+  counts and the work a tree on it would take (``MAX_COUNT_CELLS``, ``MAX_NUMERIC_CELLS``:
+  measured to keep growing the tree under about a second on a shared 2-core machine).
 - :func:`parse_points_csv` → ``(X, y)`` for the 2-D lessons (perceptron, k-NN): two numeric
   columns and a label.
 """
@@ -32,7 +34,8 @@ MAX_CATEGORIES = 40  # distinct values in a categorical feature column (numeric 
 MAX_CLASSES = 20  # distinct values in the label column
 MAX_NAME_LENGTH = 60  # characters in a column name
 MAX_VALUE_LENGTH = 60  # characters in a cell
-MAX_NUMERIC_CELLS = 50_000  # rows × numeric feature columns: each costs a sort at every node
+MAX_NUMERIC_CELLS = 10_000  # rows × numeric feature columns: thresholds grow deep trees
+MAX_COUNT_CELLS = 20_000_000  # rows × Σ (categories + 1) × classes: the count tables ID3 fills
 MAX_POINTS = 2_000  # rows of a points file
 MISSING = "?"
 
@@ -82,6 +85,14 @@ class Table:
                     f"column {name!r} has {n_values} different values that are not all numbers; a "
                     f"categorical column may have at most {MAX_CATEGORIES} (group them into a few ranges)"
                 )
+        counts = (
+            len(y) * sum(len(np.unique(X[:, k])) + 1 for k in range(len(names)) if not numeric[k]) * classes
+        )
+        if counts > MAX_COUNT_CELLS:
+            raise ValueError(
+                f"{len(y):,} rows × their categories × {classes} classes = {counts:,} counts to keep; the "
+                f"limit is {MAX_COUNT_CELLS:,} (fewer rows, columns, categories or classes)"
+            )
         cells = len(y) * sum(numeric)
         if cells > MAX_NUMERIC_CELLS:
             raise ValueError(

@@ -125,6 +125,7 @@ def test_bad_files_give_one_clear_error(name):
 
 
 SPLIT_BAD = {
+    "wide categorical table": (_many(5000, 40, 40, classes=20), "c39", "limit is 20,000,000"),
     "10 000 distinct values": (_many(10_000 // 2, 2, 10_000), "c0", "limit is 20 classes"),
     "41 categories in a feature": (_many(300, 2, 41, classes=2), "c1", f"at most {MAX_CATEGORIES}"),
     "all-missing label": (b"a,label\nx,\ny,\n", "label", "empty in data row"),
@@ -136,7 +137,7 @@ SPLIT_BAD = {
             + "".join(f"{','.join(str(i + j) for j in range(11))},{i % 2}\n" for i in range(5000))
         ).encode(),
         "label",
-        "limit is 50,000",
+        "limit is 10,000",
     ),
 }
 
@@ -153,6 +154,7 @@ GOOD_BUT_ODD = {
     "all-missing column": b"a,b,label\n,x,Y\n,y,N\n,x,N\n",
     "numeric columns": b"a,b,label\n1,2.5,Y\n2,-3e2,N\n3,4,Y\n",
     "audit's 1300 x 40 x 40": _many(1300, 40, 40, classes=5),
+    "largest categorical table": _many(5000, 6, 40, classes=10),
     "5000 rows of 2 numbers": (
         "x1,x2,label\n" + "".join(f"{i % 97},{i % 89},{i % 3}\n" for i in range(5000))
     ).encode(),
