@@ -7,10 +7,10 @@ bring their own points (the perceptron, k-NN):
   "Clear" buttons;
 - an expander with the points as an editable table, a CSV upload (columns x1, x2, label; read
   by ``classic.tables.parse_points_csv``, errors shown as text) and a CSV download;
-- the points live in ``st.session_state[f"_{page}_points"]`` and travel in the link as one
-  query parameter ``{page}_points``: ``class_x1_x2`` per point joined by ``~`` (for example
-  ``0_0.12_-1.5~1_0.9_0.4``), coordinates rounded to 2 decimals, so up to ``MAX_URL_POINTS``
-  points fit in an ordinary URL. Points are rounded the same way as they come in, so the
+- the points live in ``st.session_state[f"{page}_points"]`` (a DataFrame: x1, x2, class) and
+  travel in the link as one query parameter ``{page}_points``: ``class_x1_x2`` per point
+  joined by ``~`` (for example ``0_0.12_-1.5~1_0.9_0.4``), coordinates rounded to 2 decimals,
+  so up to ``MAX_URL_POINTS`` points fit in an ordinary URL. Points are rounded the same way as they come in, so the
   session and the link hold the very same numbers. A link whose points cannot be read shows
   a warning saying why and the default points.
 
@@ -28,6 +28,7 @@ import streamlit as st
 
 from classic.tables import parse_points_csv
 from classic.viz import theme
+from pages._ui import url
 from pages._ui.url import code_span, escape_markdown
 
 Points = tuple[np.ndarray, np.ndarray]
@@ -146,11 +147,14 @@ def _placing_chart(points: pd.DataFrame, names: Sequence[str], key: str) -> None
 
 def _start(page: str, n_classes: int, default: Points) -> None:
     """The session's points: from the link if it has readable ones, else the default."""
-    state = f"_{page}_points"
+    state = f"{page}_points"
+    # Read here, not by a widget: url.note_ignored_params must not judge the link's points
+    # against the DataFrame in the session (it would call every changed set "ignored").
+    (st.session_state.get(url._AT_START) or {}).pop(state, None)
     if state in st.session_state:
         return
     st.session_state[state] = _frame(*default)
-    text = st.query_params.get(f"{page}_points")
+    text = st.query_params.get(state)
     if text is None:
         return
     try:
@@ -173,7 +177,7 @@ def _upload(page: str, n_classes: int) -> None:
     except ValueError as error:
         st.error(f"{code_span(file.name)} could not be read: {escape_markdown(error)}")
         return
-    st.session_state[f"_{page}_points"] = _frame(X, y)
+    st.session_state[f"{page}_points"] = _frame(X, y)
     st.rerun()  # so that the chart above shows the new points too
 
 
@@ -182,13 +186,13 @@ def user_points(
 ) -> Points:
     """Render the your-own-points widget and return the points (X float (n, 2), y int 0..n_classes−1).
 
-    ``page`` prefixes every key (``_{page}_points`` in the session, ``{page}_points`` in the link,
+    ``page`` prefixes every key (``{page}_points`` in the session and the link,
     ``{page}_place`` the chart, ``{page}_click_class`` the class chooser, ``{page}_undo``,
     ``{page}_clear``, ``{page}_editor``, ``{page}_upload``); ``default`` is shown on a first
     visit without points in the link.
     """
     names = list(class_names) if class_names is not None else [f"class {c}" for c in range(n_classes)]
-    state = f"_{page}_points"
+    state = f"{page}_points"
     _start(page, n_classes, default)
     click = chart_click(f"{page}_place", "spot")
     if click is not None:
@@ -236,8 +240,8 @@ def user_points(
                 key=f"{page}_points_download",
             )
     if len(X) <= MAX_URL_POINTS:
-        st.query_params[f"{page}_points"] = encode_points(X, y)
+        st.query_params[state] = encode_points(X, y)
     else:
-        st.query_params.pop(f"{page}_points", None)
+        st.query_params.pop(state, None)
         st.caption(f"More than {MAX_URL_POINTS} points: the link does not carry them (download the CSV).")
     return X, y

@@ -162,6 +162,7 @@ def test_your_points_undo_clear_and_the_link():
     assert len(player_data(at)["points"]) == 8
     at.button(key="pc_undo").click().run()
     assert len(player_data(at)["points"]) == 7
+    assert not any(m.startswith("Some settings") for m in messages(at))  # changed points are no bad link
     link = at.query_params["pc_points"]
     X, y = decode_points(link if isinstance(link, str) else link[-1], 2)
     np.testing.assert_array_equal(X, np.array(player_data(at)["points"]))
