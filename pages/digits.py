@@ -39,12 +39,12 @@ def results(data, **params):
 
 projector = present.is_on()
 st.title("Handwritten digits")
-INTRO = (
-    "Draw a digit. Like the 1593 Semeion digits (written by about 80 people), it is cropped to its ink, "
-    "stretched to fill a 16×16 box in both directions and made black and white; one step is ours: a narrow "
-    "drawing (a bare 1) is widened first, so it is not stretched into a black square. "
+HOW = (
+    " Like the 1593 Semeion digits (written by about 80 people), it is cropped to its ink, stretched to fill "
+    "a 16×16 box in both directions and made black and white; one step is ours: a narrow drawing (a bare 1) "
+    "is widened first, so it is not stretched into a black square."
 )
-st.write(("" if projector else INTRO) + "Then the k most similar Semeion digits vote on what it is.")
+st.write(f"Draw a digit.{'' if projector else HOW} Then the k most similar Semeion digits vote on it.")
 with st.sidebar:
     k = st.slider("k (neighbours)", 1, 50, 3, key="digits_k", bind="query-params")
     metric = st.selectbox("Metric", METRICS, key="digits_metric", bind="query-params")
@@ -69,7 +69,7 @@ if draw_tab.open:
         size = 240 if projector else 280
         left, middle, right = st.columns([size + 30, 250, 300])
         with left:
-            st.caption("Draw here (the toolbar has undo and clear).")
+            st.space("small")  # room for the canvas's toolbar (undo, clear), which floats above it
             canvas = st_canvas(stroke_width=pen, height=size, width=size, key="digits_canvas", **view.CANVAS)
         drawing = digits.read_drawing(canvas.image_data if canvas is not None else None)
         if drawing.status == "empty":
