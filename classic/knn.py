@@ -107,10 +107,12 @@ def vote(
     scores = np.bincount(cells, w, minlength=len(labels) * n_classes).reshape(len(labels), n_classes)
     best = scores.max(axis=1, keepdims=True)
     is_top = (scores >= best * (1 - 1e-12)) & (best > 0)  # equal up to rounding in the sums
-    tied = is_top.sum(axis=1) > 1
-    # The nearest neighbour whose class is among the top ones decides.
-    first = np.take_along_axis(is_top, labels, axis=1).argmax(axis=1)
-    winner = labels[np.arange(len(labels)), first]
+    tied = np.count_nonzero(is_top, axis=1) > 1
+    winner = scores.argmax(axis=1)
+    # In a tie the nearest neighbour whose class is among the top ones decides.
+    rows = np.flatnonzero(tied)
+    first = np.take_along_axis(is_top[rows], labels[rows], axis=1).argmax(axis=1)
+    winner[rows] = labels[rows, first]
     totals = scores.sum(axis=1, keepdims=True)
     shares = np.divide(scores, totals, out=np.full(scores.shape, 1.0 / n_classes), where=totals > 0)
     return winner, shares, tied
