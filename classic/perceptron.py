@@ -160,13 +160,14 @@ class Perceptron(_TwoClassClassifier):
         v = np.zeros(X.shape[1] + 1)
         # Worse than any weights: the first update is always pocketed (w = 0 is no line).
         best = (n + 1, v[:-1].copy(), 0.0)
-        weights, points, epochs, self.mistakes_per_epoch_, self.cycle_ = [], [], [], [], None
+        weights, points, self.mistakes_per_epoch_, self.cycle_ = [], [], [], None
         self.converged_ = False
         seen: dict[tuple, int] = {}
-        order, A_order = np.arange(n), A
+        order, A_order = None, A
+        pocket, shuffle = self.pocket, self.shuffle
         for epoch in range(max_epochs):
             self.n_epochs_ = epoch + 1
-            if self.shuffle:
+            if shuffle:
                 order = rng.permutation(n)
                 A_order = A[order]
             errors, position, block, gap, last = 0, 0, 16, 16, 0
@@ -182,15 +183,14 @@ class Perceptron(_TwoClassClassifier):
                 position += int(wrong[0])
                 gap, last = (gap + position - last) // 2, position
                 block = 4 * gap + 32
-                i = int(order[position])
+                i = int(order[position]) if shuffle else position
                 errors += 1
                 v = v + steps[i]
                 weights.append(v)
                 points.append(i)
-                epochs.append(epoch)
-                if self.pocket:
+                if pocket:
                     best = _pocket(X, signs, v[:-1], float(v[-1]), best)
-                if not self.shuffle:
+                if not shuffle:
                     state = (position, v.tobytes())
                     if state in seen:
                         self.cycle_ = (seen[state], len(weights))
@@ -206,7 +206,7 @@ class Perceptron(_TwoClassClassifier):
         self.n_updates_ = len(weights)
         self.weights_history_ = np.array(weights).reshape(len(weights), X.shape[1] + 1)
         self.update_points_ = np.array(points, dtype=np.int64)
-        self.update_epochs_ = np.array(epochs, dtype=np.int64)
+        self.update_epochs_ = np.repeat(np.arange(self.n_epochs_), self.mistakes_per_epoch_)
         if self.pocket:
             self.pocket_mistakes_ = best[0]
             self.coef_, self.intercept_ = best[1], float(best[2])
