@@ -130,7 +130,7 @@ def test_the_slides_test1_beats_test2():
 
 
 def test_step_table_and_terms_show_the_same_numbers_on_the_votes(data_home):
-    at = linked({"tree_data": lesson.VOTES, "tree_missing": "branch", "tree_step": 2})
+    at = linked({"tree_data": lesson.VOTES, "tree_missing": lesson.MISSING_NAMES["branch"], "tree_step": 2})
     scores, terms = (frame.value for frame in at.dataframe[:2])
     for _, row in scores.iterrows():
         mine = terms[terms["test"] == row["test"]]
@@ -141,11 +141,13 @@ def test_step_table_and_terms_show_the_same_numbers_on_the_votes(data_home):
         assert row["gain"] == pytest.approx(row["known"] * (row["H (bits) before"] - row["H (bits) after"]))
 
 
-def test_missing_value_rules_are_named_for_what_they_are():
+def test_missing_value_rules_are_named_for_what_they_are_and_linked_by_name():
     at = open_page("decision-tree")
     options = at.selectbox(key="tree_missing").options
     assert "Follow every branch, counts added (the post)" in options
     assert "Fractional, weighted by training share (C4.5)" in options
+    at = linked({"tree_missing": "Fractional, weighted by training share (C4.5)"})  # links carry the label
+    assert at.selectbox(key="tree_missing").value == "fractional"
 
 
 def test_votes_evaluation_sets_the_posts_claims_beside_the_computed_numbers(data_home):
