@@ -221,18 +221,20 @@ def tangent_vectors(smooth: np.ndarray) -> np.ndarray:
 def two_sided_tangent_distances(x: np.ndarray, Tx: np.ndarray, t: np.ndarray, Tt: np.ndarray) -> np.ndarray:
     """Squared tangent distance min_{a,b} |x + Tx a − t − Tt b|² for a query and m candidates.
 
-    ``x`` (256,), ``Tx`` (256, r) orthonormal; ``t`` (m, 256), ``Tt`` (m, 256, r) orthonormal.
+    ``x`` (256,), ``Tx`` (256, r) orthonormal; ``t`` (m, 256), ``Tt`` (m, 256, r) orthonormal;
+    or all of them with the same leading axes (a batch of queries, each with its m candidates).
     With d = x − t and C = Txᵀ Tt, the residual after projecting d on both planes is
     |d|² − rᵀ G⁻¹ r, where r = [Txᵀd; Ttᵀd] and G = [[I, C], [Cᵀ, I]] (the Gram matrix).
     """
-    d = (x - t).astype(np.float64)
-    r = np.concatenate([d @ Tx, np.einsum("md,mdr->mr", d, Tt)], axis=1)
-    C = np.matmul(Tx.T, Tt).astype(np.float64)
-    identity = np.broadcast_to(np.eye(Tx.shape[1]), C.shape)
+    d = (x[..., None, :] - t).astype(np.float64)
+    Tx, Tt = Tx.astype(np.float64), Tt.astype(np.float64)
+    r = np.concatenate([d @ Tx, (d[..., None, :] @ Tt)[..., 0, :]], axis=-1)  # matmul: BLAS, not einsum
+    C = np.swapaxes(Tx, -1, -2)[..., None, :, :] @ Tt
+    identity = np.broadcast_to(np.eye(Tx.shape[-1]), C.shape)
     # A small ridge keeps G invertible when the two planes nearly share a direction.
-    G = np.block([[identity, C], [np.swapaxes(C, 1, 2), identity]]) + 1e-6 * np.eye(2 * Tx.shape[1])
-    projected = np.einsum("mr,mr->m", r, np.linalg.solve(G, r[:, :, None])[:, :, 0])
-    return np.maximum(np.einsum("md,md->m", d, d) - projected, 0.0)
+    G = np.block([[identity, C], [np.swapaxes(C, -1, -2), identity]]) + 1e-6 * np.eye(2 * Tx.shape[-1])
+    projected = np.einsum("...r,...r->...", r, np.linalg.solve(G, r[..., None])[..., 0])
+    return np.maximum(np.einsum("...d,...d->...", d, d) - projected, 0.0)
 
 
 class DigitClassifier(Estimator):
@@ -325,20 +327,17 @@ class DigitClassifier(Estimator):
         if self.invariance == "none":
             return self.knn_.kneighbors(queries, k)
         distances, indices = np.empty((len(queries), k)), np.empty((len(queries), k), dtype=np.int64)
-        for start in range(0, len(queries), 64):  # 64 queries × 9 shifts × n at a time
-            block = queries[start : start + 64]
+        for start in range(0, len(queries), 32):  # 32 queries × (9 shifts × n, or 50 planes) at a time
+            block = queries[start : start + 32]
             squared = shift_distances(block, self.features_, self.norms_)
             m = k if self.invariance == "shifts" else min(max(k, int(self.candidates)), squared.shape[1])
             near = np.argpartition(squared, m - 1, axis=1)[:, :m] if m < squared.shape[1] else None
             if near is None:
                 near = np.broadcast_to(np.arange(squared.shape[1]), squared.shape)
             if self.invariance == "tangent":
-                own = tangent_vectors(block)
-                squared = np.array(
-                    [
-                        two_sided_tangent_distances(x, Tx, self.features_[row], self.tangents_[row])
-                        for x, Tx, row in zip(block, own, near, strict=True)
-                    ]
+                planes = tangent_vectors(block)
+                squared = two_sided_tangent_distances(
+                    block, planes, self.features_[near], self.tangents_[near]
                 )
             else:
                 squared = np.take_along_axis(squared, near, axis=1)
