@@ -109,8 +109,8 @@ with tabs[shown]:
                 base = BASES.get(unit, 2.0)
                 st.dataframe(figures.highlighted(figures.split_table(worked, base)), hide_index=True)
                 st.dataframe(figures.split_terms(worked, base), hide_index=True)
-    elif shown == "Regions" and name not in lesson.POINT_TABLES:
-        st.info("Choose 2-D points (clusters, circles, moons, XOR, spiral) to see the tree's boxes.")
+    elif shown == "Regions" and not figures.on_a_plane(model, X):
+        st.info("Choose 2-D points (clusters, circles, moons, XOR, spiral), or upload two numeric columns.")
     elif shown == "Regions":
         chart, tree = st.columns(2)
         spec, alt = figures.regions_spec(model, X, y, row - 1, present_on), lesson.REGIONS_ALT

@@ -315,6 +315,16 @@ def highlighted(table: dict[str, list]) -> Any:
 VEGA_SHAPES = ["circle", "square", "triangle-up", "diamond", "triangle-down", "cross"]
 
 
+def on_a_plane(model: Any, X: Any) -> bool:
+    """Whether the tree's leaves are boxes on a plane: two numeric features, no value missing."""
+    if model.n_features_in_ != 2 or not np.all(model.numeric_):
+        return False
+    try:
+        return bool(np.isfinite(np.asarray(X, dtype=float)).all())
+    except ValueError:  # a missing-value marker
+        return False
+
+
 def leaf_boxes(model: Any, low: Sequence[float], high: Sequence[float]) -> list[dict]:
     """The leaves of a tree on two numeric features as boxes inside ``[low, high]``.
 

@@ -356,3 +356,22 @@ def test_a_large_upload_is_evaluated_only_when_asked_and_lists_a_bounded_number_
     assert at.dataframe[0].value["experiment"].tolist()[0] == "10-fold cross-validation"
     assert lesson.rules_heading(3) == "3 rules, one per leaf: the tree in disjunctive normal form."
     assert lesson.rules_heading(5000).endswith(f"the first {lesson.MAX_RULES} are listed.")
+
+
+def test_an_upload_of_two_numeric_columns_is_drawn_as_regions():
+    at = linked({"tree_data": lesson.UPLOAD, "tree_tab": "Regions"})
+    rows = [
+        ("0", "0", "a"),
+        ("0", "1", "b"),
+        ("1", "0", "b"),
+        ("1", "1", "a"),
+        ("0.1", "0.1", "a"),
+        ("0.9", "0.1", "b"),
+    ]
+    upload(at, "points.csv", ("x1,x2,label\n" + "\n".join(",".join(r) for r in rows)).encode())
+    table = np.array(rows)
+    model = id3.ID3(missing="branch").fit(table[:, :2], table[:, 2], ["x1", "x2"])
+    spec = json.loads(at.get("vega_lite_chart")[0].proto.spec)
+    assert len(spec["layer"][0]["data"]["values"]) == model.n_leaves_ > 1
+    at = linked({"tree_data": "Play Tennis", "tree_tab": "Regions"})
+    assert "two numeric columns" in at.info[0].value
