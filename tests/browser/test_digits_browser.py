@@ -43,6 +43,14 @@ def prediction_after(page, previous: str | None, timeout: float = 20) -> tuple[s
     pytest.fail(f"no new prediction within {timeout} s")
 
 
+def assert_canvas_inside_its_column(page) -> None:
+    """The drawing canvas is not clipped: it ends inside the column that holds it."""
+    canvas = page.locator("canvas.upper-canvas").bounding_box()
+    column = page.locator('[data-testid="stColumn"]', has=page.locator("canvas.upper-canvas")).last
+    inside = column.bounding_box()
+    assert canvas["x"] + canvas["width"] <= inside["x"] + inside["width"] + 1, (canvas, inside)
+
+
 def clear(page) -> None:
     page.get_by_role("button", name="Reset canvas & history").click()
     page.locator(PREDICTION).wait_for(state="detached", timeout=20_000)
@@ -66,6 +74,10 @@ def test_draw_a_seven_then_clear_and_draw_a_zero(digits_page):
     assert shown == "7"
     assert_no_exception_box(page)
     screenshot(page, "digits-drew-7")
+    images = page.locator('[data-testid="stMain"] img')
+    assert images.count() >= 2  # the 16×16 grid and the nearest digits
+    assert all((images.nth(i).get_attribute("alt") or "").strip() for i in range(images.count()))
+    assert_canvas_inside_its_column(page)
     clear(page)
     assert page.get_by_text("Draw a digit on the canvas").count() == 1
     draw(page, 0)
@@ -128,10 +140,7 @@ def test_presentation_mode_at_720p_shows_canvas_prediction_and_controls(browser_
     page.wait_for_timeout(500)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "digits-present-720p.png"))
-    canvas = page.locator("canvas.upper-canvas").bounding_box()
-    column = page.locator('[data-testid="stColumn"]', has=page.locator("canvas.upper-canvas")).last
-    inside = column.bounding_box()
-    assert canvas["x"] + canvas["width"] <= inside["x"] + inside["width"] + 1, (canvas, inside)  # not clipped
+    assert_canvas_inside_its_column(page)
     for element in (
         page.locator("canvas.upper-canvas"),
         page.locator(PREDICTION),

@@ -38,6 +38,8 @@ def text(at) -> str:
 def test_default_page_invites_a_drawing(canvas):
     at = open_page("digits")
     assert_no_exception(at)
+    intro = at.markdown[0].value
+    assert "exactly as" not in intro and "widened first" in intro  # what the page does, said as it is
     assert any("Draw a digit" in i.value for i in at.info)
     assert "0 example(s) of yours" in text(at)
     assert at.button(key="digits_teach").disabled
