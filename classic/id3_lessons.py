@@ -229,12 +229,18 @@ def disagreement(first: ID3, second: ID3) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class ProtocolResult:
-    """The post's test under one setting: right, tied (counted right when the tie goes our way)."""
+    """The post's test under one setting.
+
+    ``correct`` rows are predicted right (a tied vote goes to the first class in sorted order);
+    ``ties`` rows had a tied vote, ``tied_right`` of them counted right by that rule. The post's
+    Python 2 code broke ties by its dict order instead (on the votes: republican first).
+    """
 
     gain: str
     missing: str
     correct: int
     ties: int
+    tied_right: int
     total: int
 
     @property
@@ -264,9 +270,9 @@ def posts_protocol(X: Any, y: Any) -> list[ProtocolResult]:
             totals = np.array([[v.get(c, 0) for c in classes] for v in votes], dtype=float)
             guess = np.array(classes)[totals.argmax(axis=1)]
             tied = (totals == totals.max(axis=1, keepdims=True)).sum(axis=1) > 1
-            results.append(
-                ProtocolResult(name, rule, int((guess == y[missing]).sum()), int(tied.sum()), len(test))
-            )
+            right = guess == y[missing]
+            counts = (int(right.sum()), int(tied.sum()), int((right & tied).sum()))
+            results.append(ProtocolResult(name, rule, *counts, len(test)))
     return results
 
 
