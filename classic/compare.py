@@ -225,7 +225,8 @@ def title(name: str, fitted: Fitted, perceptron: str = "line") -> str:
         return f"Perceptron: {perceptron}"
     if name == "knn":
         return f"k-NN, k = {fitted.model.k}"
-    return f"ID3 tree: {fitted.model.n_leaves_} boxes"
+    boxes = fitted.model.n_leaves_
+    return f"ID3 tree: {boxes} {'box' if boxes == 1 else 'boxes'}"
 
 
 def _milliseconds(seconds: float) -> str:
@@ -341,12 +342,14 @@ def describe(data: str, fitted: dict[str, Fitted], k: int, perceptron: str = "li
         )
     else:
         said.append(
-            f"The tree cuts the plane into {boxes} axis-aligned boxes (depth {tree.model.depth_}): "
+            f"The tree cuts the plane into {boxes} axis-aligned {'box' if boxes == 1 else 'boxes'} "
+            f"(depth {tree.model.depth_}): "
             f"{_percent(tree.train_accuracy)} training, {_percent(tree.test_accuracy)} held out."
         )
     top = max(f.test_accuracy for f in fitted.values())
     best = [LABELS[name] for name in fitted if fitted[name].test_accuracy == top]
-    said.append(f"Best held out here: {' and '.join(best)} ({_percent(top)}).")
+    together = best[0] if len(best) == 1 else f"{', '.join(best[:-1])} and {best[-1]}"
+    said.append(f"Best held out here: {together} ({_percent(top)}).")
     return said
 
 

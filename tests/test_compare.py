@@ -171,3 +171,16 @@ def test_axis_aligned_boxes_are_labelled_by_their_rectangles_and_the_tree_finds_
     for edge in ((0, 0.35), (1, 0.5), (0, 0.7), (1, 0.25)):
         assert any(j == edge[0] and abs(t - edge[1]) < 0.02 for j, t in thresholds), edge
     assert tree.n_leaves_ == 5  # the two rectangles and the three pieces around them
+
+
+def test_points_all_in_one_place_still_compare_and_read_well():
+    """A hostile table: every point at the origin, two of each class (nothing can be learned)."""
+    X, y = np.zeros((4, 2)), np.array([0, 0, 1, 1])
+    assert compare.check_points(X, y) is None
+    data = compare.split(X, y, 0)
+    grid, low, high = compare.box(X, 10)
+    fitted = {n: compare.fit(compare.make_model(n, data, k=15), data, grid) for n in compare.NAMES}
+    assert compare.title("tree", fitted["tree"]) == "ID3 tree: 1 box"
+    said = " ".join(compare.describe("Your points", fitted, 15))
+    assert "1 axis-aligned box " in said and "the perceptron, k-NN and the tree" in said
+    compare.line_ends(fitted["perceptron"].model, low, high)  # w may be 0: no line, no error
