@@ -112,6 +112,15 @@ def test_a_dot_is_refused(digits_page):
     clear(page)
 
 
+def test_a_small_drawing_gets_the_draw_bigger_hint(digits_page):
+    page = digits_page
+    draw(page, 2, box=(20, 20, 35, 55))  # a 2 a fifth of the canvas tall
+    page.get_by_text("Draw bigger: your digit fills").wait_for()
+    assert page.locator(PREDICTION).count() == 0
+    screenshot(page, "digits-small-drawing")
+    clear(page)
+
+
 def test_a_link_restores_the_settings(browser_context, server):
     page = browser_context.new_page()
     page.goto(f"{server}/digits?digits_k=7&digits_invariance=shifts&digits_blur=false")
