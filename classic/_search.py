@@ -34,8 +34,7 @@ MAX_CHUNK_BYTES = 2**26  # a chunk's ranking never takes more memory than this
 EXACT_DIMS = 8  # up to this many features, brute force measures every distance exactly in float64
 FLOAT32_SAFE = 1e36  # largest |x|²·d for which float32 squares and dot products stay finite
 TILE_SAFE = 2.0**250  # coordinates below this keep the bucket grid's powers finite in float64
-TILE_WORK = 32768  # a query tile with less work than this (queries × candidates) is not cut
-TILE_COST = 4096  # the overhead of one more tile, in query–candidate pairs
+TILE_COST = 2048  # the overhead of one more tile, in query–candidate pairs (measured)
 
 
 def _fits_float32(values: np.ndarray) -> bool:
@@ -247,15 +246,33 @@ def _rooted(powered: np.ndarray, p: float) -> np.ndarray:
     return powered ** (1.0 / p)
 
 
-def _k_smallest_by_value(ranking: np.ndarray, k: int) -> np.ndarray:
+class _Scratch:
+    """Work arrays reused from tile to tile: fresh memory for every small matrix costs page
+    faults that took longer than the arithmetic (measured: 5× for a 600 × 90 ranking)."""
+
+    def __init__(self) -> None:
+        self.arrays: dict[str, np.ndarray] = {}
+
+    def get(self, name: str, shape: tuple[int, int], dtype: type = np.float64) -> np.ndarray:
+        size = shape[0] * shape[1]
+        array = self.arrays.get(name)
+        if array is None or array.size < size:
+            array = self.arrays[name] = np.empty(max(size, 2 * (0 if array is None else array.size)), dtype)
+        return array[:size].reshape(shape)
+
+
+def _k_smallest_by_value(ranking: np.ndarray, k: int, scratch: _Scratch) -> np.ndarray:
     """Flat positions (into ``ranking.ravel()``) of the k smallest values of each row, shape
     (rows, k), in increasing column order; of values tied at the k-th, the lowest columns.
 
     A partition on the values finds each row's k-th value (cheaper than ``argpartition``), and
     a comparison marks everything up to it.
     """
-    kth = np.partition(ranking, k - 1, axis=1)[:, k - 1 : k]
-    keep = ranking <= kth
+    partitioned = scratch.get("partitioned", ranking.shape)
+    partitioned[...] = ranking
+    partitioned.partition(k - 1, axis=1)
+    kth = partitioned[:, k - 1 : k]
+    keep = np.less_equal(ranking, kth, out=scratch.get("keep", ranking.shape, np.bool_))
     if np.count_nonzero(keep) > keep.size // keep.shape[1] * k:  # ties at the k-th in some rows
         crowded = np.flatnonzero(keep.sum(axis=1) > k)
         tied = ranking[crowded] == kth[crowded]
@@ -287,16 +304,20 @@ def tile_neighbors(Q: Any, prepared: TrainingSet, k: int) -> tuple[np.ndarray, n
     # Queries are reordered so that every tile is a contiguous range of rows; ``position`` maps back.
     position = np.arange(len(Q2))
     found_d, found_i = np.empty((len(Q2), k)), np.empty((len(Q2), k), dtype=np.int64)
-    stack = [(0, len(Q2), Q2.min(axis=0), Q2.max(axis=0), np.arange(len(X)))]
+    scratch = _Scratch()
+    stack = [(0, len(Q2), Q2.min(axis=0), Q2.max(axis=0), np.arange(len(X)), np.nan)]
     while stack:
-        start, end, low, high, candidates = stack.pop()
-        children = _cut(Q2, position, start, end, low, high, X, candidates, k, p)
+        start, end, low, high, candidates, kth = stack.pop()
+        children = _cut(Q2, position, start, end, low, high, X, candidates, kth, k, p)
         if children is not None:
             stack.extend(children)
             continue
         q, points = Q2[start:end], X[candidates]
-        ranking = _powered(q[:, :1] - points[:, 0], q[:, 1:] - points[:, 1], p)
-        flat = _k_smallest_by_value(ranking, k)
+        shape = (end - start, len(candidates))
+        dx = np.subtract(q[:, :1], points[:, 0], out=scratch.get("dx", shape))
+        dy = np.subtract(q[:, 1:], points[:, 1], out=scratch.get("dy", shape))
+        ranking = _powered(dx, dy, p)
+        flat = _k_smallest_by_value(ranking, k, scratch)
         values = ranking.ravel()[flat]
         # Columns ascend along each row, so a stable sort keeps ties by index; the sorted
         # positions are then read through flat indices (faster than 2-D fancy indexing).
@@ -329,13 +350,23 @@ def _cut(
     high: np.ndarray,
     X: np.ndarray,
     candidates: np.ndarray,
+    kth: float,
     k: int,
     p: float,
 ) -> list | None:
     """Cut the tile of query rows start:end into its (up to) four quarters, reordering those
-    rows (and ``position``) quarter by quarter; None when cutting saves no work."""
+    rows (and ``position``) quarter by quarter; None when cutting saves no work.
+
+    ``kth`` is the k-th distance d_k from the tile's centre (NaN if unknown). The quarters'
+    candidates lie within about d_k + h of their centres instead of d_k + 2h, h the tile's
+    half-diagonal, so a cut saves about work · (1 − ((d_k + h)/(d_k + 2h))²) pairs: when that
+    is below the cost of the new tiles, the cut is not even tried.
+    """
     work = (end - start) * len(candidates)
-    if end - start < 2 or work < TILE_WORK or len(candidates) <= k or np.all(high == low):
+    if end - start < 2 or len(candidates) <= k or np.all(high == low):
+        return None
+    h = _norm(*((high - low) / 2), p)
+    if np.isfinite(kth) and work * (1 - ((kth + h) / (kth + 2 * h)) ** 2) < 5 * TILE_COST:
         return None
     middle = (low + high) / 2
     # uint8 codes: numpy's stable sort of 8-bit keys is a radix sort, one pass
@@ -346,7 +377,8 @@ def _cut(
     points = X[candidates]
     reach = _powered(centres[:, :1] - points[:, 0], centres[:, 1:] - points[:, 1], p)
     # Compared as powers (Σ|Δ|^p), which keeps the root off 4 × C values.
-    radius = _rooted(np.partition(reach, k - 1, axis=1)[:, k - 1], p) + 2 * half
+    reach_k = _rooted(np.partition(reach, k - 1, axis=1)[:, k - 1], p)
+    radius = reach_k + 2 * half
     inside = reach <= _powered(radius * (1 + 1e-9) + 1e-300, np.zeros(4), p)[:, None]
     if np.sum(counts * inside.sum(axis=1)) + TILE_COST * np.count_nonzero(counts) >= work:
         return None
@@ -360,6 +392,7 @@ def _cut(
             low + _QUARTERS[c] * (high - low) / 2,
             middle + _QUARTERS[c] * (high - low) / 2,
             candidates[inside[c]],
+            reach_k[c],
         )
         for c in range(4)
         if counts[c]
