@@ -220,3 +220,25 @@ def test_a_try_this_setup_button_opens_its_view(canvas, data_home):
     assert at.selectbox(key="digits_invariance").value == "none"
     assert "Plain k-NN, k = 1" in at.metric[0].label  # the Evaluation tab is the open one
     assert at.metric[1].value == at.metric[0].value  # the settings are the post's plain k-NN
+
+
+def test_without_semeion_a_taught_example_is_the_whole_training_set(canvas, monkeypatch):
+    def unavailable(data_home=None):
+        raise datasets.DatasetUnavailable("semeion.data is not on this computer and could not be downloaded")
+
+    monkeypatch.setattr(datasets, "load_semeion", unavailable)
+    st.cache_data.clear()
+    try:
+        canvas.image = draw(4, np.random.default_rng(0))
+        at = open_page("digits")
+        assert_no_exception(at)
+        assert "only 0 training digits" in at.warning[0].value
+        assert not at.button(key="digits_teach").disabled
+        # Teaching by the button is driven in the browser test (AppTest loses state set before st.rerun).
+        at.session_state["digits_taught"] = [(digits.read_drawing(canvas.image).grid, 0)]
+        at.slider(key="digits_k").set_value(1).run()
+        assert_no_exception(at)
+        assert "Read as 0 with 100% of the vote" in text(at) and "1 example(s) of yours" in text(at)
+    finally:
+        monkeypatch.undo()
+        st.cache_data.clear()
