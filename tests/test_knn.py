@@ -10,6 +10,7 @@ from sklearn.neighbors import KNeighborsClassifier
 from classic import datasets, evaluation
 from classic._validation import NotFittedError
 from classic.knn import (
+    METRICS,
     TIE_RULE,
     KNNClassifier,
     TrainingSet,
@@ -381,12 +382,13 @@ def test_hamming_on_the_pages_continuous_data_does_not_raise():
 # --- Reliability (issue 16) --------------------------------------------------------------
 
 
-@pytest.mark.parametrize("algorithm", ["auto", "brute", "kdtree"])
-@pytest.mark.parametrize("metric", ["euclidean", "manhattan", "chebyshev", "minkowski", "cosine", "hamming"])
+@pytest.mark.parametrize(
+    ("algorithm", "metric"),
+    [(a, m) for a in ("auto", "brute") for m in METRICS]
+    + [("kdtree", m) for m in ("euclidean", "manhattan", "chebyshev", "minkowski")],
+)
 @pytest.mark.parametrize("weights", ["uniform", "distance", "gaussian"])
 def test_huge_finite_queries_give_neighbours_not_errors(algorithm, metric, weights):
-    if algorithm == "kdtree" and metric in ("cosine", "hamming"):
-        pytest.skip("the k-d tree takes Minkowski metrics only")
     X, y = datasets.gaussian_clusters(50, random_state=2)
     model = KNNClassifier(k=5, metric=metric, p=3, weights=weights, algorithm=algorithm).fit(X, y)
     Q = np.array([[1e308, 1e308], [-1.7e308, 1.7e308], [1e308, 0.0], [3.0, -1e200]])
