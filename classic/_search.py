@@ -33,7 +33,7 @@ MIN_CHUNK_ROWS = 64  # fewer query rows per chunk re-read the whole training mat
 MAX_CHUNK_BYTES = 2**26  # a chunk's ranking never takes more memory than this
 EXACT_DIMS = 8  # up to this many features, brute force measures every distance exactly in float64
 FLOAT32_SAFE = 1e36  # largest |x|²·d for which float32 squares and dot products stay finite
-TILE_SAFE = 2.0**250  # coordinates below this keep the bucket grid's powers finite in float64
+TILE_SAFE = 2.0**250  # coordinates below this keep the query tiles' powers finite in float64
 TILE_COST = 2048  # the overhead of one more tile, in query–candidate pairs (measured)
 
 
@@ -206,7 +206,7 @@ def _ranked_neighbors(
 
 
 def tiles_suit(prepared: TrainingSet, Q: np.ndarray, k: int) -> bool:
-    """Whether the bucket grid answers this search: 1-D or 2-D Minkowski data, moderate values,
+    """Whether query tiles answer this search: 1-D or 2-D Minkowski data, moderate values,
     and k small next to n (for k near n every query measures every point anyway)."""
     X = prepared.X
     return (
@@ -406,7 +406,7 @@ def nearest_neighbors(
 
     ``T`` is an array or a :class:`TrainingSet` prepared for the same metric. Ties are broken
     by index: of several points at the same distance the lower index comes first, and is kept
-    when they straddle the k-th place. ``algorithm="auto"`` takes the bucket grid for 1-D and
+    when they straddle the k-th place. ``algorithm="auto"`` takes query tiles for 1-D and
     2-D Minkowski data and brute force otherwise; ``"brute"`` always measures every point.
     """
     prepared = T if isinstance(T, TrainingSet) else TrainingSet.prepare(T, metric, p)

@@ -160,9 +160,10 @@ class KNNClassifier(Estimator):
     weights : {"uniform", "distance", "distance2", "gaussian"}
         Vote weight of a neighbour at distance d: 1, 1/d, 1/d², exp(−d²/bandwidth²).
     algorithm : {"auto", "brute", "kdtree"}, default "auto"
-        How neighbours are found; all give the same answers. "auto" takes a bucket grid for 1-D
-        and 2-D data under a Minkowski metric and brute force otherwise; "kdtree" asks a
-        :class:`~classic.kdtree.KDTree` (Minkowski metrics only).
+        How neighbours are found; all give the same neighbours, ties by index. "auto" takes
+        query tiles for 1-D and 2-D data under a Minkowski metric and brute force otherwise;
+        "kdtree" asks a :class:`~classic.kdtree.KDTree` (Minkowski metrics only). Brute force
+        on more than 8 real-valued features ranks in float32 (distances to ~7 digits).
     bandwidth : float, default 1.0
         Width h of the Gaussian weights.
 
