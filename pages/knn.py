@@ -140,7 +140,9 @@ if tree_tab.open and not kd_ok:
 elif tree_tab.open:
     spec, visited, depth = kdtree(X, y, scale, offset, query, k, minkowski_p(metric, p), class_names)
     tree_tab.vega_lite_chart(spec, width="stretch", alt=view.KDTREE_ALT)
-    tree_tab.metric("Distances measured for this query", f"{visited} of {len(X)}", f"brute force: {len(X)}")
+    tree_tab.metric(
+        "Distances measured for this query", f"{visited} of {len(X)}", f"brute force: {len(X)}", "off"
+    )
     tree_tab.write(view.depth_note(depth, len(X)))
 
 try_this("knn", [Step(**step) for step in steps()])

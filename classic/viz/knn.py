@@ -39,7 +39,8 @@ from classic.viz.theme import player_theme
 RESOLUTION = 120
 SERVER_RESOLUTION = 60  # the map for a k beyond the player's K, voted on the server
 ASPECT = 0.75  # the map's height over its width, on screen
-PAYLOAD_BYTES = 8 * 2**20  # the grid's neighbour table sent to the browser, at most
+# The grid's neighbour table sent to the browser, at most: a larger K costs over 1 s to search at n = 1000.
+PAYLOAD_BYTES = 4 * 2**20
 PLAYER = Path(__file__).resolve().parents[2] / "assets" / "knn_player.html"
 
 POST = "The post's two clusters"
@@ -396,8 +397,12 @@ def accuracy_chart(ks: np.ndarray, curves: dict[str, np.ndarray], best_k: int) -
         .encode(
             x=alt.X("k:Q", title="k (neighbours)"),
             y=alt.Y("accuracy:Q", scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")),
-            color=alt.Color("curve:N", scale=alt.Scale(domain=list(curves), range=PALETTE[: len(curves)])),
-            strokeDash=alt.StrokeDash("curve:N", legend=None),
+            color=alt.Color(
+                "curve:N",
+                scale=alt.Scale(domain=list(curves), range=PALETTE[: len(curves)]),
+                legend=alt.Legend(orient="bottom", title=None),
+            ),
+            strokeDash=alt.StrokeDash("curve:N", scale=alt.Scale(domain=list(curves))),
             tooltip=["curve", "k", alt.Tooltip("accuracy:Q", format=".1%")],
         )
     )
