@@ -1,8 +1,11 @@
 """classic: the classic machine-learning algorithms, written from scratch with numpy.
 
-Modules: ``datasets`` (generators, toy tables, UCI loaders), ``evaluation`` (splits, scores),
-``preprocessing`` (scalers), ``perceptron``, ``knn``, ``kdtree``, ``id3``, ``digits`` and
-``plots`` (matplotlib figures for the Streamlit pages in ``pages/``).
+The algorithms: ``perceptron``, ``knn`` (with ``distances`` and the brute-force ``_search``),
+``kdtree``, ``id3`` (with ``_id3_engine``; ``id3_lessons`` holds the post's variants and
+experiments), ``digits``; the data: ``datasets`` (generators, toy tables), ``uci`` (the two UCI
+files), ``tables`` (CSV uploads); ``evaluation`` and ``preprocessing``; ``compare`` (one data
+set through the three 2-D classifiers). Only numpy is needed; the optional drawing layer is
+``classic.viz`` (``pip install classic[viz]``).
 """
 
 __version__ = "0.1.0"

@@ -14,8 +14,6 @@ import tomllib
 from conftest import ROOT
 
 BLOCKED = ("matplotlib", "graphviz", "streamlit", "sklearn", "scipy", "pandas", "PIL")
-# Being dissolved into classic.viz (issue 11); the coordinator deletes it at the end.
-BEING_DISSOLVED = {"classic.plots"}
 
 SCRIPT = r"""
 import importlib, json, pkgutil, sys, traceback
@@ -102,7 +100,7 @@ def _run_blocked() -> dict:
 
 def test_every_module_imports_and_every_estimator_works_without_the_drawing_libraries():
     report = _run_blocked()
-    failed = {name: why for name, why in report["failed"].items() if name not in BEING_DISSOLVED}
+    failed = report["failed"]
     assert not failed, f"these modules need a blocked package: {failed}"
     assert {"classic.knn", "classic.perceptron", "classic.id3", "classic.uci"} <= set(report["imported"])
     broken = {name: out for name, out in report["estimators"].items() if isinstance(out, str)}
