@@ -223,3 +223,11 @@ def test_edited_knn_draws_the_dropped_points_and_compares_accuracy(edit):
         model = KNNClassifier(k=1).fit(np.array(header["points"]).reshape(-1, 2), header["labels"])
         all_labels = np.array(header["labels"] + header["droppedLabels"])
         assert model.score(X, all_labels) == 1.0
+
+
+def test_a_try_this_step_sets_up_its_view():
+    at = open_page("knn")
+    at.button(key="knn_try_1_setup").click().run()
+    assert_no_exception(at)
+    assert at.selectbox(key="knn_data").value == "Moons" and at.slider(key="knn_k").value == 51
+    assert "· 200 points" in facts(at) and payload(at)[0]["k"] == 51
