@@ -12,7 +12,7 @@ import streamlit as st
 
 
 def seed_input(key: str, default: int = 0, label: str = "Random seed") -> int:
-    """A seed widget: the same seed always gives the same data and results."""
+    """A seed widget, in the URL: the same seed always gives the same data and results."""
     return int(
         st.number_input(
             label,
@@ -21,6 +21,7 @@ def seed_input(key: str, default: int = 0, label: str = "Random seed") -> int:
             value=default,
             step=1,
             key=key,
+            bind="query-params",
             help="The same seed gives the same data and results, so a view can be reproduced.",
         )
     )
@@ -68,7 +69,9 @@ def _url_text(value: Any) -> str:
 
 def try_this(page: str, steps: Sequence[Step], expanded: bool = False) -> None:
     """The "Try this" sequence: each step sets up a view, asks, and reveals after a choice."""
-    with st.expander(f"Try this: {len(steps)} predict-then-reveal steps", expanded=expanded, icon=":material/science:"):
+    with st.expander(
+        f"Try this: {len(steps)} predict-then-reveal steps", expanded=expanded, icon=":material/science:"
+    ):
         for i, step in enumerate(steps, start=1):
             st.markdown(f"**{i}. {step.title}**")
             left, right = st.columns([1, 2])

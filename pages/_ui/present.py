@@ -43,6 +43,9 @@ def toggle() -> bool:
     The readable-contrast rules apply to every page, presenting or not.
     """
     st.html(BASE_CSS)
+    if KEY not in st.session_state and st.query_params.get(KEY) in ("1", "yes", "on"):
+        # A teacher types ?present=1; Streamlit's boolean binding reads only true/false.
+        st.session_state[KEY] = True
     on = st.sidebar.toggle(
         "Presentation mode",
         key=KEY,
