@@ -53,7 +53,10 @@ def test_the_k_player_revotes_as_its_slider_moves(server, browser_page):
     # Play runs k upwards in the browser, without a rerun per frame.
     page.locator(f"{PLAYER} .k").fill("1")
     page.locator(f"{PLAYER} button.play").click()
-    page.wait_for_timeout(1000)
+    page.locator(PLAYER).evaluate(
+        "(root) => new Promise((done) => { const t = setInterval(() => { if (+root.dataset.k > 3)"
+        " { clearInterval(t); done(); } }, 50); })"
+    )
     page.locator(f"{PLAYER} button.play").click()
     assert int(player_state(page)["k"]) > 3
 
