@@ -116,7 +116,9 @@ def panel_spec(
         layers.append(
             {
                 "data": {"values": [{}]},
-                "mark": {"type": "image", "url": url, "aspect": False, "smooth": False},
+                # The regions are described by the chart's description: the image itself is
+                # hidden from screen readers (an unlabelled image mark fails axe-core).
+                "mark": {"type": "image", "url": url, "aspect": False, "smooth": False, "aria": False},
                 "encoding": {
                     "x": {"datum": float(low[0]), "type": "quantitative", "scale": x["scale"], "title": "x₁"},
                     "x2": {"datum": float(high[0])},
@@ -163,6 +165,7 @@ def panel_spec(
         )
     return {
         "title": {"text": title, "fontSize": font_size + 2},
+        "description": f"{title}: coloured regions of each predicted class, with the points on top",
         "width": "container",
         "height": height,
         "autosize": {"type": "fit", "contains": "padding"},
