@@ -372,6 +372,8 @@ def regions_png(X, y, model: KNNClassifier, scale, offset, class_names: list[str
         interpolation="nearest",
     )
     scatter_classes(ax, X, y, class_names)
+    if tied.any():  # greyed: a tied vote, won by the nearest tied neighbour's class
+        ax.scatter([], [], marker="s", s=80, c=[light(TIE, 0.35)], label="tied vote (greyed)")
     ax.set(xlabel="$x_1$", ylabel="$x_2$", title=title)
     legend_outside(ax)
     return to_bytes(fig)
