@@ -233,7 +233,7 @@ def test_a_try_this_step_sets_up_its_view():
     assert "· 200 points" in facts(at) and payload(at)[0]["k"] == 51
 
 
-def test_the_map_for_slides_is_built_as_a_png_with_the_tie_legend():
+def test_the_map_for_slides_is_built_as_a_png():
     X, y = view.lesson_data(view.POST, 100, 2, 0)
     png = view.regions_png(
         X, y, KNNClassifier(k=100).fit(X, y), np.ones(2), np.zeros(2), ["a", "b"], "k = 100"
