@@ -24,8 +24,9 @@ URLS = {
     "knn": "k-nearest neighbours",
     "decision-tree": "ID3 decision tree",
     "digits": "Handwritten digits",
+    "compare": "Three classifiers, one data set",
 }
-NAV = ["Home", "Perceptron", "k-NN", "ID3 decision tree", "Digits"]
+NAV = ["Home", "Perceptron", "k-NN", "ID3 decision tree", "Digits", "Compare"]
 
 
 @pytest.fixture(scope="module")
