@@ -7,6 +7,7 @@ import streamlit as st
 
 from classic import datasets
 from classic import perceptron as pc
+from classic import perceptron_lessons as lessons
 from classic.viz import perceptron as viz
 from pages._ui import present
 from pages._ui.lesson import Step, how_it_works, try_this
@@ -32,9 +33,8 @@ TABS = ["Every update", "When no line will do", "Does it generalise?", "More poi
 @st.cache_data(max_entries=256, show_spinner="Computing…")
 def compute(what: str, *args, **kwargs):
     """A cached result of ``classic`` (one wrapper, since the page's functions are rebuilt each run)."""
-    if what in ("Perceptron", "DualPerceptron"):
-        return getattr(pc, what)(**kwargs).fit(*args)
-    return viz.try_this_steps() if what == "steps" else getattr(pc, what)(*args, **kwargs)
+    found = viz.try_this_steps if what == "steps" else getattr(pc, what, None) or getattr(lessons, what)
+    return found(**kwargs).fit(*args) if isinstance(found, type) else found(*args, **kwargs)
 
 
 st.title("Perceptron")
@@ -86,7 +86,7 @@ if every.open:
 
 if no_line.open:
     pocket = compute("Perceptron", X, y, pocket=True, **params)
-    if len(X) <= pc.MAX_BEST_LINE_POINTS:
+    if len(X) <= lessons.MAX_BEST_LINE_POINTS:
         best = compute("best_line_accuracy", X, y)
         st.info(
             f"**The best any line can do on these points: {best:.0%}** ({round(best * len(X))} of {len(X)} "
@@ -138,7 +138,7 @@ if size.open:
 
 try_this("perceptron", [Step(**step) for step in compute("steps")])
 how_it_works(
-    pc.perceptron_textbook,
+    lessons.perceptron_textbook,
     formulas=[
         r"\text{if } y_i\,(w\cdot x_i + b) \le 0:\ w \leftarrow w + \eta\, y_i x_i,\ b \leftarrow b + \eta\, y_i",
         r"\#\text{updates} \le \left(R/\gamma\right)^2 \quad\text{(Novikoff)}",

@@ -1,5 +1,6 @@
-"""Tests for classic.perceptron: convergence, the XOR cycle, the dual form, kernels, pocket, bounds;
-and for its pictures in classic.viz.perceptron (the player's JSON, the Vega-Lite views, Try this)."""
+"""Tests for classic.perceptron (convergence, the XOR cycle, the dual form, kernels, pocket, bounds),
+the lesson's experiments in classic.perceptron_lessons, and its pictures in classic.viz.perceptron
+(the player's JSON, the Vega-Lite views, Try this)."""
 
 import re
 from pathlib import Path
@@ -13,11 +14,13 @@ from classic.perceptron import (
     DualPerceptron,
     Perceptron,
     best_cuts,
-    best_line_accuracy,
-    generalisation,
     margin,
     mistake_bound,
     mistakes,
+)
+from classic.perceptron_lessons import (
+    best_line_accuracy,
+    generalisation,
     perceptron_textbook,
     separated_band,
     updates_against_size,

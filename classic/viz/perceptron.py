@@ -71,6 +71,7 @@ def try_this_steps() -> list[dict]:
     """
     from classic import datasets
     from classic import perceptron as pc
+    from classic import perceptron_lessons as lessons
 
     separable = datasets.linearly_separable(25, 0)
     corners = datasets.xor(4)
@@ -78,9 +79,9 @@ def try_this_steps() -> list[dict]:
     bound = pc.mistake_bound(*separable).bound
     xor = pc.Perceptron().fit(*corners)
     pocket = pc.Perceptron(pocket=True, shuffle=True, random_state=0).fit(*corners)
-    best = pc.best_line_accuracy(*corners)
+    best = lessons.best_line_accuracy(*corners)
     rbf = pc.DualPerceptron(kernel="rbf", gamma=2.0, max_epochs=200).fit(*corners)
-    _, rows = pc.updates_against_size()
+    _, rows = lessons.updates_against_size()
     first, last = rows[0], rows[-1]
     base = {"pc_seed": 0, "pc_epochs": 100, "pc_shuffle": False, "pc_tab": "Every update"}
     pocket_right = round(pocket.score(*corners) * 4)

@@ -12,7 +12,8 @@ import pytest
 from conftest import ROOT, assert_no_exception, open_page
 
 from classic import datasets
-from classic.perceptron import Perceptron, best_line_accuracy
+from classic.perceptron import Perceptron
+from classic.perceptron_lessons import best_line_accuracy
 from classic.viz import perceptron as viz
 from classic.viz import theme
 from pages._ui.points import MAX_URL_POINTS, decode_points, encode_points
