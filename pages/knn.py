@@ -5,6 +5,7 @@ import streamlit as st
 
 from classic.knn import METRICS, WEIGHTS, KNNClassifier, knn_textbook, metric_suits, minkowski_p, vote
 from classic.viz import knn as view
+from classic.viz import knn_lesson as lesson
 from pages._ui import present
 from pages._ui.lesson import Step, how_it_works, seed_input, try_this
 from pages._ui.points import user_points
@@ -22,20 +23,20 @@ neighbour_table = st.cache_data(max_entries=8, show_spinner="Finding neighbours�
 server_map = st.cache_data(max_entries=8, show_spinner="Voting every cell on the server…")(view.region_map)
 accuracy = st.cache_data(max_entries=16, show_spinner="Accuracy for every k…")(view.accuracy_view)
 kdtree = st.cache_data(max_entries=16, show_spinner="Building the k-d tree…")(view.kdtree_view)
-edited = st.cache_data(max_entries=16, show_spinner="Editing the points…")(view.edited)
-edit_accuracy = st.cache_data(max_entries=16)(view.edit_accuracy)
-steps = st.cache_data(view.try_this_steps)
+edited = st.cache_data(max_entries=16, show_spinner="Editing the points…")(lesson.edited)
+edit_accuracy = st.cache_data(max_entries=16)(lesson.edit_accuracy)
+steps = st.cache_data(lesson.try_this_steps)
 
 
-def new_data() -> None:  # new data: the query starts again where view.start_query puts it
-    st.session_state.update(view.start_query(st.session_state.knn_data))
+def new_data() -> None:  # new data: the query starts again where lesson.start_query puts it
+    st.session_state.update(lesson.start_query(st.session_state.knn_data))
 
 
 def from_player() -> None:  # the player's k, a click or the end of a drag
     ss = st.session_state
     ss.knn_k, click = int(ss.knn_player.get("k") or ss.knn_k), ss.knn_player.get("click")
-    if click and ss.get("knn_add") and ss.knn_data == view.YOURS:
-        ss.knn_user_points = view.add_point(ss.knn_user_points, click, ss.knn_user_click_class)
+    if click and ss.get("knn_add") and ss.knn_data == lesson.YOURS:
+        ss.knn_user_points = lesson.add_point(ss.knn_user_points, click, ss.knn_user_click_class)
     elif click:
         ss.knn_qx, ss.knn_qy = round(click["x"], 2), round(click["y"], 2)
 
@@ -49,18 +50,18 @@ st.write(
 )
 top, below = st.container(), st.container()  # the map first; your points' widget under it
 with st.sidebar:
-    name = st.selectbox("Data", view.DATA_NAMES, key="knn_data", on_change=new_data, **bound)
-    fixed = name not in view.MANY_CLASSES
+    name = st.selectbox("Data", lesson.DATA_NAMES, key="knn_data", on_change=new_data, **bound)
+    fixed, yours = name not in lesson.MANY_CLASSES, name == lesson.YOURS
     n_classes = st.slider("Classes", 2, 5, 3, key="knn_classes", disabled=fixed, **bound)
-    n_points = st.slider("Points", 20, 1000, 100, 10, key="knn_points", disabled=name == view.YOURS, **bound)
+    n_points = st.slider("Points", 20, 1000, 100, 10, key="knn_points", disabled=yours, **bound)
     seed = seed_input("knn_seed")
-    if name == view.YOURS:
+    if yours:
         st.toggle("A click on the map adds a point", key="knn_add", **bound)
-if name == view.YOURS:
+if yours:
     with below:
-        X, y_raw = user_points("knn_user", 5, view.starter_points())
+        X, y_raw = user_points("knn_user", 5, lesson.starter_points())
 else:
-    X, y_raw = view.lesson_data(name, n_points, n_classes, seed)
+    X, y_raw = lesson.lesson_data(name, n_points, n_classes, seed)
 if len(X) < 2 or len(np.unique(y_raw)) < 2:
     top.warning("k-NN needs at least two points of two different classes: add some.")
     st.stop()
@@ -69,10 +70,10 @@ class_names = [f"class {c}" for c in classes]
 with st.sidebar:
     metric = st.selectbox("Metric", METRICS, key="knn_metric", **bound)
     p = st.slider("p (Minkowski)", 1.0, 10.0, 3.0, 0.5, key="knn_p", disabled=metric != "minkowski", **bound)
-    scaling = st.selectbox("Scaling", list(view.SCALERS), key="knn_scaling", **bound)
-    scale, offset = view.scaling(scaling, X)
+    scaling = st.selectbox("Scaling", list(lesson.SCALERS), key="knn_scaling", **bound)
+    scale, offset = lesson.scaling(scaling, X)
     edit = st.selectbox(
-        "Edited k-NN (the post's first enhancement)", list(view.EDITS), key="knn_edit", **bound
+        "Edited k-NN (the post's first enhancement)", list(lesson.EDITS), key="knn_edit", **bound
     )
     kept = edited((X - offset) / scale, y_all, edit, metric, p)
     if st.session_state.get("knn_k", 1) > len(kept):
@@ -91,13 +92,13 @@ model = KNNClassifier(**params).fit(Xs, y)
 
 left, right = top.columns([5, 2] if present.is_on() else [3, 2])
 with right:
-    start = view.start_query(name)
+    start = lesson.start_query(name)
     qx = st.number_input("Query x₁", value=start["knn_qx"], key="knn_qx", format="%.2f", **bound)
     qy = st.number_input("Query x₂", value=start["knn_qy"], key="knn_qy", format="%.2f", **bound)
-    query, clipped = view.clip_query(qx, qy)
+    query, clipped = lesson.clip_query(qx, qy)
     if clipped:
         st.warning(clipped)
-    prediction, tie, neighbours = view.query_view(model, (query - offset) / scale, kept, class_names)
+    prediction, tie, neighbours = lesson.query_view(model, (query - offset) / scale, kept, class_names)
     st.metric("Prediction", prediction, tie, delta_color="off")
     st.dataframe(neighbours, hide_index=True, height=min(35 * k + 38, 160 if present.is_on() else 250))
     st.caption(f"Training accuracy at k = {k}: {model.score(Xs, y):.1%} · {len(X)} points")
@@ -110,7 +111,7 @@ with left:
     table_id, table = neighbour_table(X, y, scale, offset, metric, p, weighted, X_all)
     far = k > view.player_size(len(X), weighted)
     winners = server_map(X, y, scale, offset, params, X_all) if far else None
-    mode = "add" if name == view.YOURS and st.session_state.get("knn_add") else "query"
+    mode = "add" if yours and st.session_state.get("knn_add") else "query"
     shown = dict(mode=mode, present=present.is_on(), tableId=table_id)
     header = view.player_header(
         X, y, class_names, model, (scale, offset), query, (X_all[dropped], y_all[dropped]), **shown
@@ -125,25 +126,25 @@ with left:
         st.caption(edit_accuracy((X_all - offset) / scale, y_all, edit, seed, params))
 if not (suits := metric_suits(metric, Xs))[0]:
     top.warning(suits[1])
-if view.ties_possible(y, k):
-    top.info(view.TIE_NOTE)
+if lesson.ties_possible(y, k):
+    top.info(lesson.TIE_NOTE)
 
 accuracy_tab, tree_tab = st.tabs(
     ["Accuracy against k", "k-d tree"], key="knn_tab", on_change="rerun", **bound
 )
 if accuracy_tab.open:
     spec, best_k, best = accuracy(Xs, y, seed, metric, p, weights, h)
-    accuracy_tab.vega_lite_chart(spec, width="stretch", alt=view.ACCURACY_ALT)
-    accuracy_tab.write(view.accuracy_note(best_k, best))
+    accuracy_tab.vega_lite_chart(spec, width="stretch", alt=lesson.ACCURACY_ALT)
+    accuracy_tab.write(lesson.accuracy_note(best_k, best))
 if tree_tab.open and not kd_ok:
-    tree_tab.info(view.KDTREE_METRICS)
+    tree_tab.info(lesson.KDTREE_METRICS)
 elif tree_tab.open:
     spec, visited, depth = kdtree(X, y, scale, offset, query, k, minkowski_p(metric, p), class_names)
-    tree_tab.vega_lite_chart(spec, width="stretch", alt=view.KDTREE_ALT)
+    tree_tab.vega_lite_chart(spec, width="stretch", alt=lesson.KDTREE_ALT)
     tree_tab.metric(
         "Distances measured for this query", f"{visited} of {len(X)}", f"brute force: {len(X)}", "off"
     )
-    tree_tab.write(view.depth_note(depth, len(X)))
+    tree_tab.write(lesson.depth_note(depth, len(X)))
 
 try_this("knn", [Step(**step) for step in steps()])
-how_it_works(knn_textbook, vote, formulas=view.FORMULAS, text=view.HOW_IT_WORKS)
+how_it_works(knn_textbook, vote, formulas=lesson.FORMULAS, text=lesson.HOW_IT_WORKS)

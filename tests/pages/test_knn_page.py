@@ -9,6 +9,7 @@ from conftest import assert_no_exception, open_page
 
 from classic.knn import METRICS, TIE_RULE, WEIGHTS, KNNClassifier, knn_textbook, pairwise_distances, vote
 from classic.viz import knn as view
+from classic.viz import knn_lesson as lesson
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +39,7 @@ def caption_accuracy(at) -> float:
 def test_default_view_is_the_posts_data_and_query(page):
     assert_no_exception(page)
     assert page.title[0].value == "k-nearest neighbours"
-    assert page.selectbox(key="knn_data").value == view.POST
+    assert page.selectbox(key="knn_data").value == lesson.POST
     # The post's example: 50 + 50 points, k = 8, the query (−3, 0).
     assert page.slider(key="knn_k").value == 8
     assert (page.number_input(key="knn_qx").value, page.number_input(key="knn_qy").value) == (-3.0, 0.0)
@@ -114,7 +115,7 @@ def test_every_metric_and_weighting(page, metric, weights):
 @pytest.mark.parametrize("algorithm", ["auto", "brute", "kdtree"])
 def test_scaling_and_algorithm_on_weight_and_height(scaling, algorithm):
     at = open_page("knn")
-    at.selectbox(key="knn_data").set_value(view.UNSCALED)
+    at.selectbox(key="knn_data").set_value(lesson.UNSCALED)
     at.selectbox(key="knn_scaling").set_value(scaling)
     at.selectbox(key="knn_algorithm").set_value(algorithm).run()
     assert_no_exception(at)
@@ -122,11 +123,11 @@ def test_scaling_and_algorithm_on_weight_and_height(scaling, algorithm):
     assert (caption_accuracy(at) < 85) == (scaling == "none")
 
 
-@pytest.mark.parametrize("name", [n for n in view.DATA_NAMES if n != view.YOURS])
+@pytest.mark.parametrize("name", [n for n in lesson.DATA_NAMES if n != lesson.YOURS])
 def test_every_data_set_has_exactly_n_points(name):
     at = open_page("knn")
     at.selectbox(key="knn_data").set_value(name).run()
-    if name in view.MANY_CLASSES:
+    if name in lesson.MANY_CLASSES:
         at.slider(key="knn_classes").set_value(3)
     for n in (20, 130):
         at.slider(key="knn_points").set_value(n).run()
@@ -171,7 +172,7 @@ def test_the_k_d_tree_tab_measures_fewer_distances_and_states_its_depth():
 
 def test_your_points_start_with_twelve_and_a_click_can_add():
     at = open_page("knn")
-    at.selectbox(key="knn_data").set_value(view.YOURS).run()
+    at.selectbox(key="knn_data").set_value(lesson.YOURS).run()
     assert_no_exception(at)
     assert "· 12 points" in facts(at)
     at.toggle(key="knn_add").set_value(True).run()
@@ -181,32 +182,32 @@ def test_your_points_start_with_twelve_and_a_click_can_add():
 
 def test_every_try_this_reveal_matches_the_library():
     at = open_page("knn")
-    steps = view.try_this_steps()
+    steps = lesson.try_this_steps()
     for i, step in enumerate(steps, start=1):
         at.radio(key=f"knn_try_{i}").set_value(step["answer"]).run()
         assert any(step["answer"] in s.value for s in at.success)
     # Recomputed here with the library alone.
-    X, y = view.lesson_data("Moons", 200, 2, 0)
+    X, y = lesson.lesson_data("Moons", 200, 2, 0)
     _, _, grid = view.view_grid(X)
     one, two = (KNNClassifier(k=k).fit(X, y).predict(grid) for k in (1, 2))
     assert (steps[1]["answer"] == "Not at all") == bool(np.all(one == two))
-    Xp, yp = view.lesson_data(view.POST, 100, 2, 0)
+    Xp, yp = lesson.lesson_data(lesson.POST, 100, 2, 0)
     assert np.unique(pairwise_distances([[-3.0, 0.0]], Xp, "hamming")).tolist() == [1.0]
     assert steps[5]["answer"].startswith("One")
-    Xu, _ = view.lesson_data(view.UNSCALED, 200, 2, 0)
+    Xu, _ = lesson.lesson_data(lesson.UNSCALED, 200, 2, 0)
     assert steps[3]["answer"].startswith("x₁") and Xu[:, 0].std() > 10 * Xu[:, 1].std()
 
 
 def test_the_textbook_knn_shown_predicts_what_the_fast_one_does():
     """The few lines "How it works" shows, ties included (k = 2, k = n), against KNNClassifier."""
-    X, y = view.lesson_data(view.POST, 100, 2, 0)
+    X, y = lesson.lesson_data(lesson.POST, 100, 2, 0)
     queries = np.random.default_rng(0).uniform(-7, 7, size=(60, 2))
     for k in (1, 2, 8, 100):
         fast = KNNClassifier(k=k).fit(X, y).predict(queries)
         assert fast.tolist() == [knn_textbook(X, y, q, k) for q in queries]
 
 
-@pytest.mark.parametrize("edit", [e for e in view.EDITS if view.EDITS[e]])
+@pytest.mark.parametrize("edit", [e for e in lesson.EDITS if lesson.EDITS[e]])
 def test_edited_knn_draws_the_dropped_points_and_compares_accuracy(edit):
     at = open_page("knn")
     at.selectbox(key="knn_data").set_value("Moons")
@@ -234,7 +235,7 @@ def test_a_try_this_step_sets_up_its_view():
 
 
 def test_the_map_for_slides_is_built_as_a_png():
-    X, y = view.lesson_data(view.POST, 100, 2, 0)
+    X, y = lesson.lesson_data(lesson.POST, 100, 2, 0)
     png = view.regions_png(
         X, y, KNNClassifier(k=100).fit(X, y), np.ones(2), np.zeros(2), ["a", "b"], "k = 100"
     )

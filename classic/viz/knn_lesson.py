@@ -1,0 +1,329 @@
+"""The k-NN lesson's words and data, kept out of the page so that the page reads as the lesson.
+
+The data-set menu (the post's two clusters, the generated shapes, the unscaled weight and
+height, the user's own points) with where each one's query starts; the scaling and editing
+menus (Wilson's and Hart's edited k-NN); the sentences that put numbers in context (the query's
+prediction and its tie, the accuracy curves, ties, the k-d tree's depth against the notes'
+claim); the "Try this" steps, each answer computed by the library; the "How it works" formulas
+and the figures' alt text. Pure Python over ``classic``: no Streamlit, no drawing (the figures
+and the player's data are in :mod:`classic.viz.knn`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from classic import datasets, evaluation, knn
+from classic.knn import TIE_RULE, KNNClassifier, leave_one_out_accuracy, pairwise_distances, vote
+from classic.preprocessing import MinMaxScaler, StandardScaler
+from classic.viz.knn import view_grid
+
+POST = "The post's two clusters"
+CLUSTERS = "Gaussian clusters around a circle"
+UNSCALED = "Weight and height (unscaled)"
+YOURS = "Your points"
+DATA_NAMES = (POST, CLUSTERS, "Concentric circles", "Moons", "XOR", "Spiral", UNSCALED, YOURS)
+MANY_CLASSES = (CLUSTERS, "Spiral")  # the data sets whose number of classes can be chosen
+SCALERS = {"none": None, "min-max": MinMaxScaler, "standardise": StandardScaler}
+QUERY_LIMIT = 1e6  # a query beyond ±1e6 on an axis is clipped: squared distances would overflow float32
+# Where the query starts: the post's own query for its data, else the middle of the data.
+DEFAULT_QUERY = {POST: (-3.0, 0.0), "Moons": (0.5, 0.25), "XOR": (0.5, 0.5)}
+
+
+def start_query(name: str) -> dict[str, float]:
+    """The query's first position on the data set ``name``, as the page's widget values."""
+    qx, qy = DEFAULT_QUERY.get(name, (0.0, 0.0))
+    return {"knn_qx": qx, "knn_qy": qy}
+
+
+def _balanced(X: np.ndarray, y: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Exactly n of the points, the classes as equal as n allows (shuffled order kept)."""
+    classes = np.unique(y)
+    quota = {c: n // len(classes) + (i < n % len(classes)) for i, c in enumerate(classes)}
+    rank = np.zeros(len(y), dtype=int)
+    for c in classes:
+        rank[y == c] = np.arange(np.sum(y == c))
+    keep = rank < np.array([quota[c] for c in y])
+    return X[keep], y[keep]
+
+
+def lesson_data(name: str, n: int, n_classes: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The page's generated data sets, each exactly ``n`` points.
+
+    ``POST`` is the k-NN post's dummy data: two round Gaussian clusters, σ = 1, centred at
+    (−4, 0) and (4, 0). ``UNSCALED`` stands for the notes' shoe-size example (predict the size
+    from height and weight): x₁ plays weight, whose range is ~100× larger and which here carries
+    no information about the class, x₂ plays height, which does.
+    """
+    per_class = -(-n // max(n_classes, 2))
+    if name == POST:
+        return _balanced(*datasets.gaussian_clusters(-(-n // 2), ((-4, 0), (4, 0)), 1.0, seed), n)
+    if name == CLUSTERS:
+        angles = np.linspace(0, 2 * np.pi, n_classes, endpoint=False)
+        centres = np.column_stack([4 * np.cos(angles), 4 * np.sin(angles)])
+        return _balanced(*datasets.gaussian_clusters(per_class, centres, 1.5, seed), n)
+    if name == UNSCALED:
+        return _balanced(*datasets.stretched_clusters(-(-n // 2), 100.0, seed), n)
+    if name == "Concentric circles":
+        return datasets.concentric_circles(n, 0.12, seed)
+    if name == "Moons":
+        return datasets.moons(n, 0.15, seed)
+    if name == "XOR":
+        return datasets.xor(max(n, 4), 0.2, seed)
+    if name == "Spiral":
+        return datasets.spiral(n, n_classes, 0.15, seed)
+    raise ValueError(f"no generated data set named {name!r}")
+
+
+def starter_points() -> tuple[np.ndarray, np.ndarray]:
+    """The first "your points": six of each class, around (−2, 0) and (2, 0)."""
+    return datasets.gaussian_clusters(6, ((-2, 0), (2, 0)), 1.0, 0)
+
+
+def scaling(name: str, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The (scale, offset) of the scaler ``SCALERS[name]`` fitted on X: x' = (x − offset) / scale."""
+    if SCALERS[name] is None:
+        return np.ones(X.shape[1]), np.zeros(X.shape[1])
+    scaler = SCALERS[name]().fit(X)
+    return scaler.scale_, scaler.offset_
+
+
+EDITS = {
+    "none": None,
+    "Wilson: drop the points their 3 neighbours out-vote": "wilson",
+    "Hart: keep a subset that 1-NN gets all right": "hart",
+}
+
+
+def edited(X: np.ndarray, y: np.ndarray, edit: str, metric: str, p: float) -> np.ndarray:
+    """The indices kept by the editing named ``edit`` (a key of ``EDITS``), all of them for none."""
+    if EDITS[edit] == "wilson" and len(X) > 3:
+        return knn.wilson_edit(X, y, 3, metric, p)
+    if EDITS[edit] == "hart":
+        return knn.hart_condense(X, y, metric, p)
+    return np.arange(len(X))
+
+
+def edit_accuracy(Xs: np.ndarray, y: np.ndarray, edit: str, seed: int, params: dict) -> str:
+    """Held-out accuracy (a 70/30 split) before and after the editing, as a sentence."""
+    X_train, X_test, y_train, y_test = evaluation.train_test_split(Xs, y, 0.3, seed, stratify=len(Xs) >= 20)
+    kept = edited(X_train, y_train, edit, params["metric"], params["p"])
+    if len(np.unique(y_train[kept])) < 2:
+        return "The editing leaves fewer than two classes in the training part: nothing to compare."
+    scores = [
+        KNNClassifier(**dict(params, k=min(params["k"], len(rows))))
+        .fit(X_train[rows], y_train[rows])
+        .score(X_test, y_test)
+        for rows in (np.arange(len(X_train)), kept)
+    ]
+    return (
+        f"Held-out accuracy (30% of the points, the editing done on the other 70%): {scores[0]:.1%} with all "
+        f"{len(X_train)} training points, {scores[1]:.1%} with the {len(kept)} kept."
+    )
+
+
+def add_point(points, x: float, y: float, c: int):
+    """The table of the user's points with one more row (x1, x2, class), rounded as the link holds them."""
+    import pandas as pd
+
+    return pd.concat(
+        [points, pd.DataFrame({"x1": [round(x, 2)], "x2": [round(y, 2)], "class": [c]})], ignore_index=True
+    )
+
+
+def query_view(model: KNNClassifier, query: np.ndarray, kept: np.ndarray, class_names: list[str]):
+    """The query's prediction, a note when its vote tied, and its neighbours as table columns.
+
+    ``query`` is in the classifier's (scaled) space; ``kept`` maps training rows to the data's.
+    """
+    distances, indices = model.kneighbors(query[None])
+    winner, _, tied = vote(model.y_[indices], distances, len(class_names), model.weights, model.bandwidth)
+    table = {
+        "neighbour": kept[indices[0]],
+        "class": [class_names[c] for c in model.y_[indices[0]]],
+        "distance": distances[0],
+    }
+    return class_names[winner[0]], "a tie: the nearest tied neighbour's class" if tied[0] else None, table
+
+
+def accuracy_note(best_k: int, best: float) -> str:
+    """What the accuracy curves say."""
+    return (
+        f"Leave-one-out accuracy is highest at **k = {best_k}** ({best:.1%}). "
+        "Training accuracy at k = 1 is always 100%: each point is its own nearest neighbour."
+    )
+
+
+KDTREE_METRICS = (
+    "The k-d tree prunes with the distance to a splitting line, which bounds Minkowski metrics only."
+)
+
+
+def clip_query(qx: float, qy: float) -> tuple[np.ndarray, str | None]:
+    """The query as used (within ±QUERY_LIMIT, NaN as 0), and a note when it had to be changed."""
+    query = np.clip(np.nan_to_num([qx, qy]), -QUERY_LIMIT, QUERY_LIMIT)
+    if np.array_equal(query, [qx, qy]):
+        return query, None
+    return (
+        query,
+        f"The query is kept within ±{QUERY_LIMIT:g} on each axis: it is used as ({query[0]:g}, {query[1]:g}).",
+    )
+
+
+TIE_NOTE = (
+    f"Ties can happen here (classes of equal size, or k a multiple of the number of classes): {TIE_RULE}, "
+    "on the map, in the prediction and in the accuracy alike."
+)
+
+
+def ties_possible(y: np.ndarray, k: int) -> bool:
+    """Whether a vote can tie: classes of equal size, or k a multiple of the number of classes."""
+    counts = np.bincount(y)
+    return len(np.unique(counts)) == 1 or k % len(counts) == 0
+
+
+def _grid_votes(X, y, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Winner and tie flag of every grid cell for the plain (Euclidean, uniform) k-NN."""
+    _, _, grid = view_grid(X)
+    model = KNNClassifier(k=k).fit(X, y)
+    distances, indices = model.kneighbors(grid)
+    winner, _, tied = vote(model.y_[indices], distances, len(model.classes_))
+    return winner, tied
+
+
+def try_this_steps() -> list[dict]:
+    """The page's "Try this" steps, each answer and its why computed with the library.
+
+    Each step is a dict of :class:`pages._ui.lesson.Step`'s fields.
+    """
+    plain = {"knn_metric": "euclidean", "knn_weights": "uniform", "knn_scaling": "none", "knn_seed": 0}
+    moons = dict(plain, knn_data="Moons", knn_points=200)
+    X, y = lesson_data("Moons", 200, 2, 0)
+    a1, a51 = (KNNClassifier(k=k).fit(X, y).score(X, y) for k in (1, 51))
+    smooth = [
+        "It smooths out: fewer islands, lower training accuracy",
+        "It gets more jagged",
+        "It does not change",
+    ]
+    w1, _ = _grid_votes(X, y, 1)
+    w2, tied2 = _grid_votes(X, y, 2)
+    same2 = float(np.mean(w1 == w2))
+    two = ["Not at all", "Parts turn grey: undecided ties", "It smooths out"]
+    ks = np.arange(1, 61)
+    loo = leave_one_out_accuracy(X, y, ks)
+    best = int(ks[np.argmax(loo)])
+    picks = ["k = 1", "a k from 2 to 25", "a k above 25"]
+    pick = picks[0] if best == 1 else picks[1] if best <= 25 else picks[2]
+
+    Xu, yu = lesson_data(UNSCALED, 200, 2, 0)
+    spread = Xu.std(axis=0)
+    unscaled = leave_one_out_accuracy(Xu, yu, [5])[0]
+    standard = leave_one_out_accuracy((Xu - Xu.mean(axis=0)) / spread, yu, [5])[0]
+    features = ["x₁ (weight: the larger range)", "x₂ (height)", "Both equally"]
+
+    Xp, yp = lesson_data(POST, 100, 2, 0)
+    wn, tiedn = _grid_votes(Xp, yp, 100)
+    wp1, _ = _grid_votes(Xp, yp, 1)
+    full = ["One colour: the majority", "The k = 1 map again", "Grey everywhere: undecided"]
+    full_answer = full[1] if np.all(wn == wp1) else full[0]
+    hamming = pairwise_distances([[-3.0, 0.0]], Xp, "hamming")
+    distinct = len(np.unique(hamming))
+    counts = ["One: every point is equally far", "Two or three", "About as many as there are points"]
+
+    return [
+        dict(
+            title="From k = 1 to k = 51 on the moons",
+            setup=dict(moons, knn_k=51),
+            question="Scrub k from 1 to 51: what does the boundary do?",
+            options=smooth,
+            answer=smooth[0] if a51 < a1 else smooth[2],
+            why=f"Training accuracy is {a1:.0%} at k = 1 (each point is its own nearest neighbour) and "
+            f"{a51:.0%} at k = 51: every cell now follows the majority of a wider neighbourhood.",
+        ),
+        dict(
+            title="k = 2 after k = 1",
+            setup=dict(moons, knn_k=2),
+            question="With two classes, how does the map change from k = 1 to k = 2?",
+            options=two,
+            answer=two[0] if same2 == 1.0 else two[2],
+            why=f"A 1–1 vote is a tie ({tied2.mean():.0%} of the cells here), and a tie goes to the class of "
+            f"the nearest tied neighbour, which is the 1-NN answer: {same2:.0%} of the cells agree. "
+            "An odd k avoids ties between two classes.",
+        ),
+        dict(
+            title="The best k",
+            setup=dict(moons, knn_k=best),
+            question="Which k does leave-one-out accuracy pick on the moons (k up to 60)?",
+            options=picks,
+            answer=pick,
+            why=f"k = {best}: {loo.max():.1%} of the points are classified right by the others, against "
+            f"{loo[0]:.1%} at k = 1 (too jumpy) and {loo[-1]:.1%} at k = 60 (too smooth).",
+        ),
+        dict(
+            title="Which feature decides without scaling?",
+            setup=dict(plain, knn_data=UNSCALED, knn_points=200, knn_k=5),
+            question="Weight (x₁) and height (x₂), unscaled: which one decides who is near?",
+            options=features,
+            answer=features[0] if spread[0] > spread[1] else features[1],
+            why=f"x₁ spreads {spread[0] / spread[1]:.0f}× wider than x₂, so it dominates every distance, "
+            f"though only x₂ tells the classes apart: leave-one-out accuracy at k = 5 is {unscaled:.0%} "
+            f"unscaled and {standard:.0%} standardised.",
+        ),
+        dict(
+            title="k = n on the post's 50 + 50 points",
+            setup=dict(plain, knn_data=POST, knn_points=100, knn_k=100),
+            question="Every point votes (k = 100). What does the map show?",
+            options=full,
+            answer=full_answer,
+            why=f"Every vote is 50–50 ({tiedn.mean():.0%} of the cells tied), so the nearest tied "
+            f"neighbour decides: that is the nearest neighbour, and the map equals k = 1 on "
+            f"{np.mean(wn == wp1):.0%} of the cells.",
+        ),
+        dict(
+            title="Hamming distance on continuous points",
+            setup=dict(plain, knn_data=POST, knn_points=100, knn_k=8, knn_metric="hamming"),
+            question="How many different Hamming distances are there from the query (−3, 0) to the 100 points?",
+            options=counts,
+            answer=counts[0] if distinct == 1 else counts[1] if distinct <= 3 else counts[2],
+            why=f"{distinct} distinct value(s): {', '.join(f'{d:g}' for d in np.unique(hamming))}. Hamming "
+            "counts the coordinates that differ, and continuous coordinates almost never coincide, so the "
+            "'nearest' points are an arbitrary pick: Hamming is for binary or categorical features.",
+        ),
+    ]
+
+
+FORMULAS = [
+    r"\hat y(x) = \arg\max_c \sum_{i \in N_k(x)} w_i\,[y_i = c],\qquad "
+    r"w_i \in \{1,\ 1/d_i,\ 1/d_i^2,\ e^{-(d_i^2 - d_1^2)/h^2}\}",
+    r"\|a-b\|_p = \Big(\sum_j |a_j-b_j|^p\Big)^{1/p}",
+]
+
+
+HOW_IT_WORKS = (
+    "The textbook k-NN below is the post's few lines with its tie made definite; a test checks that it "
+    "predicts what the fast code predicts on the page's data. The fast code finds the neighbours "
+    "of every map cell once, for the largest k the browser holds; the map then re-votes in the browser "
+    "as k moves. Gaussian weights are taken relative to the nearest neighbour (the factor e^{d₁²/h²} "
+    "is the same for every class), so they never all underflow to 0."
+)
+
+
+def depth_note(depth: int, n: int) -> str:
+    """The k-d tree's measured depth next to the notes' claim."""
+    return (
+        f"Depth {depth} for {n} points: each median split halves the points, so a balanced k-d tree is "
+        f"⌊lg n⌋ = {int(np.floor(np.log2(n)))} deep whatever the dimension d. The notes give O(d lg n) for "
+        "the depth; it is O(lg n). Descending to the query's leaf compares one coordinate per level."
+    )
+
+
+ACCURACY_ALT = (
+    "Accuracy against k from 1 to 60: training accuracy, accuracy on a held-out 30%, and leave-one-out "
+    "accuracy, on a fixed scale from 0 to 100%, with a dotted line at the best k by leave-one-out."
+)
+
+
+KDTREE_ALT = (
+    "The k-d tree's splitting lines over the training points, thicker near the root, with the query "
+    "point and its k nearest neighbours ringed."
+)
