@@ -3,7 +3,7 @@
 ``classic.id3`` reads like the algorithm (score every candidate test, keep the best, split);
 this module does its counting with numpy so that a tree grows and predicts at interactive
 speed. Nothing here scores a split: it builds count tables (rows per branch × class) for many
-nodes at once and ``classic.id3.split_scores`` scores them.
+nodes at once and ``classic.criteria.split_scores`` scores them.
 
 - ``read_table``: which columns are numeric (a numeric array, or every known value parses as
   a finite number) and the sorted values of each column.

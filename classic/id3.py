@@ -1,30 +1,23 @@
 """ID3: grow a decision tree by asking, at each node, the question that tells most about the label.
 
-ID3 (Quinlan, 1986) grows a tree from the top down. At a node holding the rows ``S`` it scores
-each candidate test by the drop in label impurity the answer brings,
-
-    H(S) = −Σ_c p_c log2 p_c            (0 · log 0 = 0; Gini: G(S) = 1 − Σ_c p_c²)
-    Gain(S, A) = |K|/|S| · (H(K) − Σ_v |K_v|/|K| · H(K_v))
-
-where ``K`` holds the rows whose value of ``A`` is known (all of them unless values are
-missing) and ``K_v`` those with ``A = v``. A categorical feature has one child per value and is
-used once on a path; a numeric feature is tested as ``x ≤ τ`` with ``τ`` a midpoint between
-consecutive sorted values whose labels differ (the CS 886 slides' candidates), and may be
-tested again deeper. The gain ratio divides by ``SplitInfo = −Σ_v |K_v|/|K| log2 |K_v|/|K|``
-(C4.5). A node is a leaf, labelled by majority, when it is pure, no test is left, at the depth
+ID3 (Quinlan, 1986) grows a tree from the top down. At a node it scores each candidate test by
+the drop in label impurity the answer brings: the information gain, C4.5's gain ratio, or the
+drop in Gini impurity, all computed from the split's count table by
+:func:`classic.criteria.split_scores` (the criteria are re-exported here: ``classic.id3.entropy``
+is ``classic.criteria.entropy``). A categorical feature has one child per value and is used once
+on a path; a numeric feature is tested as ``x ≤ τ`` with ``τ`` a midpoint between consecutive
+sorted values whose labels differ (the CS 886 slides' candidates), and may be tested again
+deeper. A node is a leaf, labelled by majority, when it is pure, no test is left, at the depth
 limit, or when no score exceeds ``min_gain``.
 
-Every score is computed by one function, :func:`split_scores`, from the count table of the
-split (rows per branch × class): the tree is grown with it, and :func:`score_split` returns
-the same numbers term by term for a reader. Missing values: while growing, rows missing the
-tested value go with the child most rows took; at prediction they follow every child
-(``"fractional"``: C4.5, weighted by the share of training rows that went each way;
-``"branch"``: the post's rule, the leaves' class counts added up as they are) or only the
-majority child (``"majority"``); ``"value"`` makes "?" one more category. Reduced-error pruning
-replaces subtrees by majority leaves while held-out accuracy does not drop; ``rules`` reads the
-tree as IF … THEN rules. The counting (count tables of a whole level at once, presorted
-numeric columns, routing rows) is in :mod:`classic._id3_engine`; drawing in
-:mod:`classic.viz.tree`; the lesson's extras in :mod:`classic.id3_lessons`.
+Missing values: while growing, rows missing the tested value go with the child most rows took;
+at prediction they follow every child (``"fractional"``: C4.5, weighted by the share of
+training rows that went each way; ``"branch"``: the post's rule, the leaves' class counts added
+up as they are) or only the majority child (``"majority"``); ``"value"`` makes "?" one more
+category. Reduced-error pruning replaces subtrees by majority leaves while held-out accuracy
+does not drop; ``rules`` reads the tree as IF … THEN rules. The counting (count tables of a
+whole level at once, presorted numeric columns, routing rows) is in :mod:`classic._id3_engine`;
+drawing in :mod:`classic.viz.tree`; the lesson's extras in :mod:`classic.id3_lessons`.
 """
 
 from __future__ import annotations
@@ -32,193 +25,32 @@ from __future__ import annotations
 import inspect
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property, partial
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from classic import _id3_engine as engine
 from classic._validation import Estimator, RandomState, check_is_fitted
+from classic.criteria import CRITERIA, TOLERANCE, SplitScore, impurity, split_scores
+
+# The criteria on labels are re-exported ("x as x"): classic.id3.entropy is classic.criteria.entropy.
+from classic.criteria import conditional_entropy as conditional_entropy
+from classic.criteria import entropy as entropy
+from classic.criteria import gain_ratio as gain_ratio
+from classic.criteria import gini as gini
+from classic.criteria import gini_gain as gini_gain
+from classic.criteria import information_gain as information_gain
+from classic.criteria import score_split as score_split
+from classic.criteria import split_information as split_information
 from classic.evaluation import train_test_split
 
-CRITERIA = ("entropy", "gain_ratio", "gini")
 MISSING = ("fractional", "branch", "majority", "value")
-TOLERANCE = 1e-12  # scores closer than this are ties (the first column wins)
-
-# --------------------------------------------------------------------------------------------
-# Impurity and the score of a split, from count tables
-# --------------------------------------------------------------------------------------------
-
-
-# Sums run through einsum: numpy's sum over a short axis (2 classes, 3 values) costs 5–10× more.
-def _total(a: np.ndarray) -> np.ndarray:
-    return np.einsum("...k->...", a)
-
-
-def impurity(counts: Any, criterion: str = "entropy", base: float = 2.0) -> np.ndarray:
-    """Entropy (in ``base``) or Gini impurity of each row of a class-count table (0 if empty)."""
-    counts = np.asarray(counts, dtype=np.float64)
-    totals = _total(counts)[..., None]
-    p = np.divide(counts, totals, out=np.zeros_like(counts), where=totals > 0)
-    if criterion == "gini":
-        return np.where(totals[..., 0] > 0, 1.0 - np.einsum("...k,...k->...", p, p), 0.0)
-    logs = np.log2(p, out=np.zeros_like(p), where=p > 0)  # 0 · log 0 = 0
-    if base != 2:
-        logs /= np.log2(base)
-    return np.abs(np.einsum("...k,...k->...", p, logs))  # abs: a pure node is 0, not −0
-
-
-def split_scores(counts: Any, missing: Any = 0, criterion: str = "entropy", base: float = 2.0) -> tuple:
-    """The score of splits given their count tables ``counts[..., branch, class]``.
-
-    ``missing`` is the number of rows whose value is unknown (not in the table). Returns
-    ``(before, after, gain, split_information, score)`` arrays over the leading axes: the
-    impurity of the known rows, the branches' impurity weighted by ``|K_v|/|K|``, the gain
-    ``|K|/|S| · (before − after)``, the entropy of the branch sizes, and what the criterion
-    compares (the gain, or ``gain / split_information`` for "gain_ratio").
-    """
-    counts = np.asarray(counts, dtype=np.float64)
-    kind = "gini" if criterion == "gini" else "entropy"
-    sizes = _total(counts)
-    known = _total(sizes)
-    before = impurity(np.einsum("...vk->...k", counts), kind, base)
-    spread = np.einsum("...v,...v->...", sizes, impurity(counts, kind, base))  # Σ_v |K_v| · H(K_v)
-    after = np.divide(spread, known, out=np.zeros_like(known), where=known > 0)
-    total = known + missing
-    gain = np.divide(known, total, out=np.zeros_like(known), where=total > 0) * (before - after)
-    gain = np.where(np.abs(gain) < TOLERANCE, 0.0, gain)
-    information = impurity(sizes, "entropy", base)
-    score = gain
-    if criterion == "gain_ratio":
-        score = np.divide(gain, information, out=np.zeros_like(gain), where=information > TOLERANCE)
-    return before, after, gain, information, score
-
-
-def _count_table(values: Any, labels: Any, classes: Sequence | None = None) -> tuple:
-    values, labels = np.asarray(values).astype(str), np.asarray(labels).astype(str)
-    if values.shape != labels.shape or values.ndim != 1:
-        raise ValueError(f"values and labels must be 1-D of one length, got {values.shape}, {labels.shape}")
-    branches, v = np.unique(values, return_inverse=True)
-    classes = np.unique(labels) if classes is None else np.asarray(classes).astype(str)
-    c = np.searchsorted(classes, labels)
-    table = np.zeros((len(branches), len(classes)), dtype=np.int64)
-    np.add.at(table, (v, c), 1)
-    return [str(b) for b in branches], table
-
-
-def entropy(labels: Any, base: float = 2.0) -> float:
-    """Shannon entropy of the labels, ``−Σ_c p_c log p_c`` in ``base`` (2: bits; e: nats)."""
-    _, counts = np.unique(np.asarray(labels), return_counts=True)
-    return float(impurity(counts, "entropy", base))
-
-
-def gini(labels: Any) -> float:
-    """Gini impurity of the labels: ``1 − Σ_c p_c²``, the chance two random draws differ."""
-    _, counts = np.unique(np.asarray(labels), return_counts=True)
-    return float(impurity(counts, "gini"))
-
-
-def conditional_entropy(values: Any, labels: Any, base: float = 2.0) -> float:
-    """``H(y | A) = Σ_v |S_v|/|S| · H(S_v)``: the entropy left once the feature is known."""
-    return float(split_scores(_count_table(values, labels)[1], base=base)[1])
-
-
-def information_gain(values: Any, labels: Any, base: float = 2.0) -> float:
-    """``Gain = H(S) − Σ_v |S_v|/|S| · H(S_v)``, each subset weighted by its share of rows."""
-    return float(split_scores(_count_table(values, labels)[1], base=base)[2])
-
-
-def split_information(values: Any) -> float:
-    """``SplitInfo = −Σ_v |S_v|/|S| log2 |S_v|/|S|``: the entropy of the split itself."""
-    _, counts = np.unique(np.asarray(values), return_counts=True)
-    return float(impurity(counts))
-
-
-def gain_ratio(values: Any, labels: Any) -> float:
-    """``Gain / SplitInfo`` (0 when the feature has a single value, so SplitInfo = 0)."""
-    return float(split_scores(_count_table(values, labels)[1], criterion="gain_ratio")[4])
-
-
-def gini_gain(values: Any, labels: Any) -> float:
-    """The drop in Gini impurity: ``G(S) − Σ_v |S_v|/|S| · G(S_v)``."""
-    return float(split_scores(_count_table(values, labels)[1], criterion="gini")[2])
 
 
 def rows_with_missing(X: Any, missing_value: str = "?") -> np.ndarray:
     """A boolean mask of the rows holding at least one missing value."""
     return (np.asarray(X, dtype=str) == missing_value).any(axis=1)
-
-
-@dataclass(frozen=True)
-class SplitScore:
-    """One test at one node, term by term: every number a student needs to redo its score.
-
-    ``counts[v, c]`` holds the rows with a known value in branch ``branches[v]`` and class
-    ``classes[c]``; ``missing`` rows have no value. ``terms`` is each branch's impurity and
-    ``weights`` its share ``|K_v|/|K|``, so ``after = Σ weights · terms`` and ``gain =
-    known_fraction · (before − after)``; ``score`` is what the criterion compares. All of them
-    come from :func:`split_scores`, the function the tree is grown with.
-    """
-
-    feature: str
-    branches: list[str]
-    classes: list[str]
-    counts: np.ndarray
-    missing: int = 0
-    criterion: str = "entropy"
-    base: float = 2.0
-    threshold: float | None = None
-    chosen: bool = False
-
-    @cached_property
-    def _scores(self) -> tuple:
-        return tuple(map(float, split_scores(self.counts, self.missing, self.criterion, self.base)))
-
-    before = property(lambda self: self._scores[0], doc="Impurity of the known rows.")
-    after = property(lambda self: self._scores[1], doc="Branches' impurity weighted by |K_v|/|K|.")
-    gain = property(lambda self: self._scores[2], doc="known_fraction · (before − after).")
-    split_information = property(lambda self: self._scores[3], doc="Entropy of the branch sizes.")
-    score = property(lambda self: self._scores[4], doc="What the criterion compares.")
-
-    @property
-    def terms(self) -> np.ndarray:
-        return impurity(self.counts, "gini" if self.criterion == "gini" else "entropy", self.base)
-
-    @property
-    def weights(self) -> np.ndarray:
-        sizes = self.counts.sum(axis=1)
-        return sizes / max(int(sizes.sum()), 1)
-
-    @property
-    def known_fraction(self) -> float:
-        known = int(self.counts.sum())
-        return known / max(known + self.missing, 1)
-
-
-def score_split(
-    values: Any,
-    labels: Any,
-    criterion: str = "entropy",
-    missing_value: str | None = "?",
-    base: float = 2.0,
-    feature: str = "A",
-) -> SplitScore:
-    """The score of splitting ``labels`` by a categorical feature's ``values``, term by term.
-
-    Values equal to ``missing_value`` count as missing (None: every value is a branch);
-    ``base`` is the logarithm's (2 for bits, ``numpy.e`` for the natural log some slides use).
-    """
-    values, labels = np.asarray(values).astype(str), np.asarray(labels).astype(str)
-    known = values != missing_value if missing_value is not None else np.ones(len(values), bool)
-    branches, counts = _count_table(values[known], labels[known], np.unique(labels))
-    return SplitScore(
-        feature, branches, list(np.unique(labels)), counts, int((~known).sum()), criterion, base
-    )
-
-
-# --------------------------------------------------------------------------------------------
-# The tree
-# --------------------------------------------------------------------------------------------
 
 
 @dataclass(eq=False)

@@ -1,7 +1,7 @@
 """What the ID3 lesson shows beside the tree: the sources' versions, the experiments, the claims.
 
 - ``textbook_id3``: the short recursive ID3 the page prints ("How it works"), built on the same
-  :func:`classic.id3.split_scores` as the fast tree, and tested to grow the identical tree.
+  :func:`classic.criteria.split_scores` as the fast tree, and tested to grow the identical tree.
 - The decision-tree post's own choices: its unweighted gain ``H(S) − Σ_v H(S_v)`` (a reader's
   comment on the post points out the missing weights ``|S_v|/|S|``), its hand-drawn tree for
   Arya's data, its protocol on the 1984 votes (train on the 232 complete rows, test on the 203
@@ -22,16 +22,9 @@ from typing import Any
 import numpy as np
 
 from classic import datasets
+from classic.criteria import TOLERANCE, impurity, information_gain
 from classic.evaluation import learning_curve, stratified_folds
-from classic.id3 import (
-    ID3,
-    TOLERANCE,
-    PrunedID3,
-    SplitStep,
-    impurity,
-    information_gain,
-    rows_with_missing,
-)
+from classic.id3 import ID3, PrunedID3, SplitStep, rows_with_missing
 
 Layout = dict[str, dict[str, "Layout"]]
 

@@ -4,7 +4,7 @@ import hashlib
 
 import streamlit as st
 
-from classic import id3, id3_lessons, tables
+from classic import criteria, id3_lessons, tables
 from classic.viz import tree as tree_export
 from classic.viz import tree_figures as figures
 from classic.viz import tree_lesson as lesson
@@ -142,5 +142,5 @@ with tabs[shown]:
             st.dataframe(claims, hide_index=True)
 
 try_this("decision-tree", [Step(**step) for step in lesson_steps()])
-how_it_works(id3_lessons.textbook_id3, id3.split_scores, **lesson.HOW_IT_WORKS)
+how_it_works(id3_lessons.textbook_id3, criteria.split_scores, **lesson.HOW_IT_WORKS)
 url.note_ignored_params()

@@ -1,5 +1,6 @@
-"""ID3: hand-checkable entropy and gain numbers, the classic trees, numeric thresholds, missing
-values, pruning, rules, the lesson's extras, the 1984 votes, and scikit-learn as an oracle."""
+"""ID3 and its criteria (classic.criteria): hand-checkable entropy and gain numbers, the classic
+trees, numeric thresholds, missing values, pruning, rules, the lesson's extras, the 1984 votes,
+and scikit-learn as an oracle."""
 
 import copy
 
@@ -8,21 +9,19 @@ import pytest
 
 from classic import datasets
 from classic._validation import NotFittedError
-from classic.evaluation import cross_val_score, stratified_folds, train_test_split
-from classic.id3 import (
-    ID3,
-    PrunedID3,
+from classic.criteria import (
     conditional_entropy,
     entropy,
     gain_ratio,
     gini,
     gini_gain,
     information_gain,
-    rows_with_missing,
     score_split,
     split_information,
     split_scores,
 )
+from classic.evaluation import cross_val_score, stratified_folds, train_test_split
+from classic.id3 import ID3, PrunedID3, rows_with_missing
 from classic.id3_lessons import (
     POST_ARYA_LAYOUT,
     as_textbook,
@@ -120,6 +119,17 @@ def test_split_scores_is_the_one_definition_with_missing_rows():
     explained = score_split(["a", "a", "a", "b", "?", "?"], ["Y", "Y", "Y", "N", "Y", "N"])
     assert (explained.missing, explained.known_fraction) == (2, pytest.approx(4 / 6))
     assert explained.gain == pytest.approx(explained.known_fraction * (explained.before - explained.after))
+
+
+def test_classic_id3_still_exports_the_criteria_it_moved_to_classic_criteria():
+    from classic import criteria, id3
+
+    names = ["entropy", "gini", "conditional_entropy", "information_gain", "split_information"]
+    names += ["gain_ratio", "gini_gain", "score_split", "split_scores", "impurity", "SplitScore"]
+    for name in names:
+        assert getattr(id3, name) is getattr(criteria, name)
+    X, y, _ = datasets.load_has_kids()
+    assert id3.information_gain(X[:, 0], y) == pytest.approx(0.3113, abs=5e-5)  # the slides' number
 
 
 def test_split_information_and_gain_ratio_by_hand():

@@ -134,7 +134,7 @@ def _impurity_name(criterion: str, base: float) -> str:
 
 
 def scored(step: Any, base: float = 2.0) -> list[Any]:
-    """The step's candidate tests (:class:`classic.id3.SplitScore`), entropies in ``base``.
+    """The step's candidate tests (:class:`classic.criteria.SplitScore`), entropies in ``base``.
 
     The tree scores in bits; another base (the slides' natural log) rescores the same count
     tables, so every number still comes from the counts.

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from classic import datasets, id3, id3_lessons, tables
+from classic import criteria, datasets, id3, id3_lessons, tables
 from classic.viz.tree_figures import number, size_note
 
 
@@ -110,7 +110,7 @@ def try_this_steps() -> list[dict]:
     tennis = id3.ID3().fit(*datasets.load_play_tennis())
     tests = id3.ID3().fit(*datasets.load_two_tests())
     kids_X, kids_y, _ = datasets.load_has_kids()
-    kids = id3.score_split(kids_X[:, 0], kids_y, feature="HasKids")
+    kids = criteria.score_split(kids_X[:, 0], kids_y, feature="HasKids")
     sizes_of = [f"{int(n)}/{len(kids_y)}" for n in kids.counts.sum(axis=1)]
     sizes = id3_lessons.representation_sizes([4])
     arya = id3.ID3().fit(*datasets.load_arya())

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from conftest import ROOT, assert_no_exception, open_page
 
-from classic import datasets, id3, id3_lessons
+from classic import criteria, datasets, id3, id3_lessons
 from classic.viz import tree
 from classic.viz import tree_figures as figures
 from classic.viz import tree_lesson as lesson
@@ -284,7 +284,7 @@ def test_each_try_this_step_reveals_the_librarys_answer():
     X, y, _ = datasets.load_has_kids()
     expected = [
         tennis.root_.feature,
-        f"{id3.information_gain(X[:, 0], y):.4f}",
+        f"{criteria.information_gain(X[:, 0], y):.4f}",
         id3.ID3().fit(*datasets.load_two_tests()).root_.feature,
         "Yes" if id3.ID3().fit(*datasets.load_arya()).root_.feature == "Wind" else "No",
         str(2 ** (4 + 1) - 1),
@@ -303,7 +303,7 @@ def test_how_it_works_shows_the_textbook_id3_and_the_scoring_function():
     code = " ".join(c.value for c in at.code)
     assert "def textbook_id3" in code and "def split_scores" in code
     X, y, _ = datasets.load_has_kids()
-    assert math.isclose(id3.information_gain(X[:, 0], y), 0.3113, abs_tol=5e-5)
+    assert math.isclose(criteria.information_gain(X[:, 0], y), 0.3113, abs_tol=5e-5)
 
 
 def test_data_and_rules_tab_shows_the_table_a_rule_per_leaf_and_the_tree_as_dot():
