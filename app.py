@@ -9,7 +9,7 @@ from pathlib import Path
 import streamlit as st
 from threadpoolctl import threadpool_limits
 
-from pages._ui import present
+from pages._ui import present, url
 
 # One BLAS/OpenMP thread per process, deliberately: on a 2-core server every session shares
 # the cores, and a 2-thread BLAS stalls under that contention (a 7 ms product became 48 ms; the
@@ -38,3 +38,6 @@ PAGES = [
 page = st.navigation(PAGES)
 present.toggle()
 page.run()
+# After every page's widgets: a note for each link value Streamlit could not use (a page that
+# stops early calls it itself before st.stop).
+url.note_ignored_params()
