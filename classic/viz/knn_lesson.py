@@ -122,13 +122,13 @@ def edit_accuracy(Xs: np.ndarray, y: np.ndarray, edit: str, seed: int, params: d
     )
 
 
-def add_point(points, x: float, y: float, c: int):
-    """The table of the user's points with one more row (x1, x2, class), rounded as the link holds them."""
+def add_point(points, click: dict[str, float], c: int):
+    """The table of the user's points with one more row (x1, x2, class): the player's ``click``
+    ({"x": …, "y": …}) of class ``c``, rounded as the link holds them."""
     import pandas as pd
 
-    return pd.concat(
-        [points, pd.DataFrame({"x1": [round(x, 2)], "x2": [round(y, 2)], "class": [c]})], ignore_index=True
-    )
+    row = {"x1": [round(click["x"], 2)], "x2": [round(click["y"], 2)], "class": [c]}
+    return pd.concat([points, pd.DataFrame(row)], ignore_index=True)
 
 
 def query_view(model: KNNClassifier, query: np.ndarray, kept: np.ndarray, class_names: list[str]):

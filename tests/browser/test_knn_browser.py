@@ -100,6 +100,18 @@ def test_a_click_on_the_map_moves_the_query_and_a_drag_carries_it(server, browse
     screenshot(page, "knn-dragged-query")
 
 
+def test_a_click_on_the_map_adds_one_of_your_points(server, browser_page):
+    page = browser_page
+    open_knn(page, server, "?knn_data=Your+points&knn_add=true")
+    page.get_by_text("· 12 points").wait_for()
+    box = page.locator(f"{PLAYER} canvas").bounding_box()
+    page.mouse.click(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.3)
+    page.get_by_text("· 13 points").wait_for()  # before the fix, a TypeError replaced the page
+    wait_for_app(page)
+    assert_no_exception_box(page)
+    screenshot(page, "knn-added-point")
+
+
 def test_a_link_opened_in_a_new_session_shows_the_same_view(server, browser_context, browser_page):
     page = browser_page
     open_knn(page, server, "?knn_data=Moons&knn_points=300&knn_seed=4&knn_metric=manhattan&knn_tab=k-d+tree")
