@@ -66,3 +66,19 @@ def test_library_imports_neither_streamlit_nor_sklearn():
 def test_no_cdn_or_remote_assets_in_the_app():
     for path in [ROOT / "app.py", *(ROOT / "pages").glob("*.py")]:
         assert not re.search(r"https?://(?!localhost)", path.read_text()), path.name
+
+
+def test_every_colour_is_typed_once_in_the_theme():
+    """Issue 11: one palette. A colour literal anywhere in the app, the library or the players,
+    outside classic/viz/theme.py, is a second copy that will drift from the theme."""
+    literal = re.compile(r"#[0-9A-Fa-f]{6}\b|#[0-9A-Fa-f]{3}\b(?![-\w])|rgba?\(\s*\d")
+    sources = [ROOT / "app.py", *ROOT.glob("pages/**/*.py"), *ROOT.glob("classic/**/*.py"), *ROOT.glob("assets/*.html")]
+    typed = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()[:80]}"
+        for path in sources
+        if path.name != "theme.py"
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if literal.search(line)
+    ]
+    assert len(sources) > 20
+    assert typed == []

@@ -170,13 +170,8 @@ def player_data(
         "points": np.asarray(X, dtype=float).round(6).tolist(),
         "labels": np.asarray(y, dtype=int).tolist(),
         "classNames": list(class_names),
-        # The exported PNG's background is the canvas's: white (the theme's ink at full light).
-        # and the plane before the first update, when there is no line yet: a faint grey.
-        "theme": {
-            **theme.player_theme(2),
-            "background": theme.light(theme.INK, 1.0),
-            "empty": theme.light(theme.TIE, 0.85),
-        },
+        # The plane before the first update, when there is no line yet: a faint grey.
+        "theme": {**theme.player_theme(2), "empty": theme.light(theme.TIE, 0.85)},
         "updates": [
             {"e": int(e), "i": int(i), "w": [float(v) for v in row[:-1]], "b": float(row[-1])}
             for e, i, row in zip(model.update_epochs_, model.update_points_, weights, strict=True)

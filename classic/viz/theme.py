@@ -24,6 +24,14 @@ TIE = "#7F7F7F"  # a tied vote
 SPLIT = "#333333"  # k-d tree splitting lines
 GRID = "#CCCCCC"  # pixel lattice, faint rules
 HIGHLIGHT = "#F8E2B3"  # the chosen row of a table (light(PALETTE[1], 0.7))
+PAPER = "#FFFFFF"  # canvases, button faces, the exported PNG's background
+BORDER = "#D0D3DA"  # the players' button outlines (Streamlit's own)
+# The players' Play button, hover and focus: Streamlit's red darkened until white text on it
+# reaches 5:1 (axe-core flagged Streamlit's #FF4B4B at 3.3:1).
+CONTROL = "#D12F2F"
+CONTROL_HOVER = "#B02626"
+# The perceptron's verdict boxes, (background, text): converged, never converges, stopped early.
+VERDICT = {"good": ("#DFF3E4", "#176639"), "bad": ("#FDE2E1", "#8A1C1C"), "stop": ("#FFF4D6", "#6B4E00")}
 
 
 def class_color(c: int) -> str:
@@ -64,4 +72,10 @@ def player_theme(n_classes: int = 2) -> dict:
         "focus": FOCUS,
         "tie": light(TIE, 0.35),
         "split": SPLIT,
+        "muted": MUTED,
+        "paper": PAPER,
+        "border": BORDER,
+        "control": CONTROL,
+        "controlHover": CONTROL_HOVER,
+        "verdict": {kind: {"background": bg, "text": fg} for kind, (bg, fg) in VERDICT.items()},
     }

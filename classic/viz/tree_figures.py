@@ -126,7 +126,7 @@ UNITS = {2.0: "bits", math.e: "nats"}
 
 def _name(score: Any) -> str:
     """A candidate test as the tables print it: the feature, with its threshold if numeric."""
-    return score.feature if score.threshold is None else f"{score.feature} <= {score.threshold:.4g}"
+    return score.feature if score.threshold is None else f"{score.feature} {score.branches[0]}"
 
 
 def _impurity_name(criterion: str, base: float) -> str:
@@ -294,7 +294,6 @@ def player_data(
             **theme.player_theme(len(classes)),
             "highlight": theme.HIGHLIGHT,
             "grid": theme.GRID,
-            "paper": theme.light(theme.INK, 1.0),
         },
     }
 
