@@ -139,14 +139,15 @@ def threshold_candidates(
     node_of_row: np.ndarray,
     n_nodes: int,
     n_classes: int,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Every (feature, node) group's candidate thresholds on the numeric features, with their tables.
 
     ``orders[f]`` sorts ``columns[:, f]`` (NaN last); ``node_of_row`` gives each row's node
     (−1: none); group ``f · n_nodes + node``. Returns ``(group, threshold, tables, missing)``:
-    per candidate its group, its τ and its ``[[left counts], [right counts]]``; per group its
-    rows with no value. A candidate lies between two consecutive distinct values unless all
-    rows at both have one same label.
+    per candidate its group, its τ (and the two observed values it lies between, ``gap[:, 0]`` <
+    τ < ``gap[:, 1]``) and its ``[[left counts], [right counts]]``; per group its rows with no
+    value. A candidate lies between two consecutive distinct values unless all rows at both
+    have one same label.
     """
     parts = [order[node_of_row[order] >= 0] for order in orders]
     seq = np.concatenate(parts)
@@ -159,7 +160,7 @@ def threshold_candidates(
     known = ~np.isnan(values)
     missing = np.bincount(groups[~known], minlength=n_groups)
     seq, values, groups = seq[known], values[known], groups[known]
-    empty = (np.zeros(0, np.int64), np.zeros(0), np.zeros((0, 2, n_classes), np.int64), missing)
+    empty = (np.zeros(0, np.int64), np.zeros(0), np.zeros((0, 2)), np.zeros((0, 2, n_classes), np.int64), missing)
     if len(seq) < 2:
         return empty
     cum = np.cumsum(np.eye(n_classes, dtype=np.int64)[y[seq]], axis=0)
@@ -178,7 +179,8 @@ def threshold_candidates(
     total = padded[np.searchsorted(groups, np.arange(n_groups), "right")] - base
     left = cum[at] - base[group]
     tables = np.stack([left, total[group] - left], axis=1)
-    return group, (values[at] + values[at + 1]) / 2, tables, missing
+    gap = np.column_stack([values[at], values[at + 1]])
+    return group, gap.mean(axis=1), gap, tables, missing
 
 
 def first_best(node: np.ndarray, score: np.ndarray, n_nodes: int, tolerance: float) -> np.ndarray:
@@ -197,9 +199,22 @@ def first_best(node: np.ndarray, score: np.ndarray, n_nodes: int, tolerance: flo
     return out
 
 
-def threshold_branches(threshold: float) -> list[str]:
+def threshold_text(threshold: float, low: float, high: float) -> str:
+    """τ as the tree and the rules print it: the fewest significant digits (4 at least, never an
+    exponent) that still lie strictly between ``low`` and ``high``, the observed values τ
+    separates, so the printed rule sorts every training value as the tree does (a ``.4g`` τ
+    between 1.00002 and 1.00004 would print as 1, and read ``x > 1 AND x <= 1``)."""
+    for digits in range(4, 18):
+        text = np.format_float_positional(threshold, precision=digits, unique=True, fractional=False, trim="-")
+        if low < float(text) < high:
+            return text
+    return repr(float(threshold))
+
+
+def threshold_branches(threshold: float, low: float, high: float) -> list[str]:
     """The child keys of a numeric test ``x <= τ``, as the tree and the rules show them."""
-    return [f"<= {threshold:.4g}", f"> {threshold:.4g}"]
+    text = threshold_text(threshold, low, high)
+    return [f"<= {text}", f"> {text}"]
 
 
 class Training:
@@ -240,7 +255,7 @@ class Training:
             for i, rows in enumerate(groups):
                 node_of_row[rows] = i
             numeric = list(self.order)
-            group, threshold, counts, missing = threshold_candidates(
+            group, threshold, gap, counts, missing = threshold_candidates(
                 list(self.order.values()), self.values[:, numeric], self.y, node_of_row, len(groups), k
             )
             found = score(counts, missing[group])
@@ -248,7 +263,7 @@ class Training:
             for f, j in enumerate(numeric):
                 chosen = best[f] >= 0
                 scores[chosen, j] = found[best[f][chosen]]
-                tables.thresholds[j] = (best[f], threshold, counts, missing[f * len(groups) :])
+                tables.thresholds[j] = (best[f], threshold, gap, counts, missing[f * len(groups) :])
         return scores, tables
 
 
@@ -264,11 +279,11 @@ class LevelTables:
         if j in self.position:
             branches, f = self.training.branches[j], self.position[j]
             return branches, self.known[i, f, : len(branches)], int(self.missing[i, f]), None
-        best, threshold, counts, missing = self.thresholds[j]
+        best, threshold, gap, counts, missing = self.thresholds[j]
         b = best[i]
         if b < 0:
             return ["", ""], np.zeros((2, self.training.n_classes), np.int64), int(missing[i]), None
-        return threshold_branches(float(threshold[b])), counts[b], int(missing[i]), float(threshold[b])
+        return threshold_branches(threshold[b], *gap[b]), counts[b], int(missing[i]), float(threshold[b])
 
 
 class Router:

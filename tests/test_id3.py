@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from classic import datasets
+from classic._id3_engine import threshold_candidates, threshold_text
 from classic._validation import NotFittedError
 from classic.criteria import (
     conditional_entropy,
@@ -606,9 +607,26 @@ def test_candidates_are_only_between_values_whose_labels_differ():
     inner = tree.root_.children["> 2.5"]
     assert inner.feature == "x" and inner.threshold == 4.5  # the same feature again, another τ
     assert tree.score(X, y) == 1.0 and tree.n_leaves_ == 3
-    # Ties of value with different labels give a candidate on each side of the mixed value.
-    tree = ID3().fit(np.array([[1.0], [2.0], [2.0], [3.0]]), ["a", "a", "b", "b"], ["x"])
+    # A value held by rows of two labels gives a candidate on each side of it; the best is 1.5.
+    X, y = np.array([[1.0], [2.0], [2.0], [3.0]]), np.array([0, 0, 1, 1])
+    _, thresholds, gap, _, _ = threshold_candidates([np.argsort(X[:, 0])], X, y, np.zeros(4, np.int64), 1, 2)
+    assert thresholds.tolist() == [1.5, 2.5] and gap.tolist() == [[1.0, 2.0], [2.0, 3.0]]
+    tree = ID3().fit(X, ["a", "a", "b", "b"], ["x"])
     assert [c.threshold for c in tree.steps_[0].candidates()] == [1.5]
+
+
+def test_a_printed_threshold_sorts_the_training_values_as_the_tree_does():
+    # Values 1.00002 apart: 4 significant digits would print every τ as "1" (x > 1 AND x <= 1).
+    X = np.array([[1.0], [1.00002], [1.00004], [1.00006]])
+    tree = ID3().fit(X, ["a", "b", "a", "b"], ["x"])
+    for rule in tree.rules():
+        bounds = [float(test.split()[-1]) for test in rule.split(" THEN ")[0][3:].split(" AND ")]
+        assert len(set(bounds)) == len(bounds), rule
+    assert tree.score(X, ["a", "b", "a", "b"]) == 1.0
+    # Large values print without an exponent, small ones with no more digits than they need.
+    income = ID3().fit(np.array([[41000.0], [50000.0]]), ["low", "high"], ["income"])
+    assert list(income.root_.children) == ["<= 45500", "> 45500"]
+    assert threshold_text(0.15, 0.1, 0.2) == "0.15" and threshold_text(2.5, 2.0, 3.0) == "2.5"
 
 
 def test_string_columns_of_numbers_are_numeric_and_mixed_tables_work():
