@@ -160,7 +160,13 @@ def threshold_candidates(
     known = ~np.isnan(values)
     missing = np.bincount(groups[~known], minlength=n_groups)
     seq, values, groups = seq[known], values[known], groups[known]
-    empty = (np.zeros(0, np.int64), np.zeros(0), np.zeros((0, 2)), np.zeros((0, 2, n_classes), np.int64), missing)
+    empty = (
+        np.zeros(0, np.int64),
+        np.zeros(0),
+        np.zeros((0, 2)),
+        np.zeros((0, 2, n_classes), np.int64),
+        missing,
+    )
     if len(seq) < 2:
         return empty
     cum = np.cumsum(np.eye(n_classes, dtype=np.int64)[y[seq]], axis=0)
@@ -205,7 +211,9 @@ def threshold_text(threshold: float, low: float, high: float) -> str:
     separates, so the printed rule sorts every training value as the tree does (a ``.4g`` τ
     between 1.00002 and 1.00004 would print as 1, and read ``x > 1 AND x <= 1``)."""
     for digits in range(4, 18):
-        text = np.format_float_positional(threshold, precision=digits, unique=True, fractional=False, trim="-")
+        text = np.format_float_positional(
+            threshold, precision=digits, unique=True, fractional=False, trim="-"
+        )
         if low < float(text) < high:
             return text
     return repr(float(threshold))

@@ -5,16 +5,14 @@ import streamlit as st
 
 from classic import compare
 from classic.viz import compare as draw
-from pages._ui import present
+from pages._ui import present, url
 from pages._ui.downloads import download_points
 from pages._ui.lesson import Step, how_it_works, try_this
-from pages._ui.points import user_points
+from pages._ui.points import YOURS, user_points
 from pages._ui.shell import ensure_app_shell
-from pages._ui.url import note_ignored_params
 
 ensure_app_shell()
 
-YOURS = "Your points"
 RESOLUTION = 100
 NAMES = ["class 0", "class 1"]
 URL = {"bind": "query-params"}
@@ -70,8 +68,7 @@ else:
 problem = compare.check_points(X, y)
 if problem:
     st.warning(problem)
-    note_ignored_params()
-    st.stop()
+    url.stop()
 
 data = compare.split(X, y, seed)
 params = {"perceptron": {"perceptron": kind}, "knn": {"k": k}, "tree": {"max_depth": depth}}
@@ -145,4 +142,3 @@ how_it_works(
     "perceptron's line is the pocket's best; the tree is ID3 with numeric tests x ≤ τ, τ halfway between "
     "neighbouring values of different classes.",
 )
-note_ignored_params()

@@ -4,13 +4,13 @@ import hashlib
 
 import streamlit as st
 
-from classic import criteria, id3_lessons, tables
+from classic import criteria, datasets, id3_lessons, tables
 from classic.viz import tree as tree_export
 from classic.viz import tree_figures as figures
 from classic.viz import tree_lesson as lesson
-from pages._ui import present, url
+from pages._ui import points, present, url
 from pages._ui.data import load_house_votes
-from pages._ui.lesson import Step, how_it_works, try_this
+from pages._ui.lesson import Step, compare_link, how_it_works, try_this
 from pages._ui.players import html_player
 from pages._ui.shell import ensure_app_shell
 
@@ -76,7 +76,7 @@ if name == UPLOAD:
     upload = st.file_uploader(lesson.upload_label(), type=["csv", "txt"], key="tree_upload")
     if upload is None:
         st.info("Upload a CSV file to grow a tree on it; empty cells count as missing (“?”).")
-        st.stop()
+        url.stop()
     try:
         table = tables.parse_csv(upload.getvalue())
         label = st.selectbox("Label column", table.columns, index=len(table.columns) - 1, key="tree_label")
@@ -85,11 +85,14 @@ if name == UPLOAD:
         model, steps = grow(data, params, prune, fraction, seed, X, y, names)
     except ValueError as error:
         st.error(f"The file {url.code_span(upload.name)} cannot be used: {url.code_span(error)}")
-        st.stop()
+        url.stop()
+elif name == lesson.YOURS:  # click, edit, upload; the points travel in the link as tree_user_points
+    X, y, names = lesson.point_table(*points.user_points("tree_user", 2, datasets.xor(16, 0.15, 1)))
+    model, steps = grow((name, X.tobytes(), y.tobytes()), params, prune, fraction, seed, X, y, names)
 else:
     loaded = TABLES[name](seed) if name in lesson.POINT_TABLES else TABLES[name]()
     if loaded is None:
-        st.stop()
+        url.stop()
     X, y, names = loaded
     model, steps = grow((name, seed), params, prune, fraction, seed, X, y, names)
 row, splits, present_on = min(row, len(y)), len(steps), present.is_on()
@@ -111,7 +114,7 @@ with tabs[shown]:
                 st.dataframe(figures.highlighted(figures.split_table(worked, base)), hide_index=True)
                 st.dataframe(figures.split_terms(worked, base), hide_index=True)
     elif shown == "Regions" and not figures.on_a_plane(model, X):
-        st.info("Choose 2-D points (clusters, circles, moons, XOR, spiral), or upload two numeric columns.")
+        st.info("Choose 2-D points (clusters, moons, …, or your own), or upload two numeric columns.")
     elif shown == "Regions":
         chart, tree = st.columns(2)
         spec, alt = figures.regions_spec(model, X, y, row - 1, present_on), lesson.REGIONS_ALT
@@ -142,5 +145,5 @@ with tabs[shown]:
             st.dataframe(claims, hide_index=True)
 
 try_this("decision-tree", [Step(**step) for step in lesson_steps()])
+compare_link(X, y)
 how_it_works(id3_lessons.textbook_id3, criteria.split_scores, **lesson.HOW_IT_WORKS)
-url.note_ignored_params()

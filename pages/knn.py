@@ -6,17 +6,11 @@ import streamlit as st
 from classic.knn import METRICS, WEIGHTS, KNNClassifier, knn_textbook, metric_suits, minkowski_p, vote
 from classic.viz import knn as view
 from classic.viz import knn_lesson as lesson
-from pages._ui import present
-from pages._ui.lesson import Step, how_it_works, seed_input, try_this
+from pages._ui import present, url
+from pages._ui.lesson import Step, compare_link, how_it_works, seed_input, try_this
+from pages._ui.players import component_player
 from pages._ui.points import user_points
 from pages._ui.shell import ensure_app_shell
-
-
-@st.cache_resource
-def player():
-    html, css, js = view.player_parts()
-    return st.components.v2.component("knn_player", html=html, css=css, js=js)
-
 
 # Bounded caches shared by every session: a neighbour table is at most view.PAYLOAD_BYTES.
 neighbour_table = st.cache_data(max_entries=8, show_spinner="Finding neighbours…")(view.neighbour_table)
@@ -64,7 +58,7 @@ else:
     X, y_raw = lesson.lesson_data(name, n_points, n_classes, seed)
 if len(X) < 2 or len(np.unique(y_raw)) < 2:
     top.warning("k-NN needs at least two points of two different classes: add some.")
-    st.stop()
+    url.stop()
 classes, y_all = np.unique(y_raw, return_inverse=True)
 class_names = [f"class {c}" for c in classes]
 with st.sidebar:
@@ -121,7 +115,7 @@ with left:
     st.session_state.knn_sent = table_id
     data = view.player_payload(header, table=table if needed else None, winners=winners)
     on = dict(on_k_change=from_player, on_click_change=from_player, on_need_change=lambda: None)
-    player()(data=data, key="knn_player", default={"k": k}, **on)
+    component_player("knn_player.html")(data=data, key="knn_player", default={"k": k}, **on)
     if len(dropped):
         st.caption(edit_accuracy((X_all - offset) / scale, y_all, edit, seed, params))
 if not (suits := metric_suits(metric, Xs))[0]:
@@ -147,4 +141,5 @@ elif tree_tab.open:
     tree_tab.write(lesson.depth_note(depth, len(X)))
 
 try_this("knn", [Step(**step) for step in steps()])
+compare_link(X_all, y_raw, name)
 how_it_works(knn_textbook, vote, formulas=lesson.FORMULAS, text=lesson.HOW_IT_WORKS)

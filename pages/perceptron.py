@@ -9,12 +9,11 @@ from classic import datasets
 from classic import perceptron as pc
 from classic import perceptron_lessons as lessons
 from classic.viz import perceptron as viz
-from pages._ui import present
-from pages._ui.lesson import Step, how_it_works, try_this
+from pages._ui import present, url
+from pages._ui.lesson import Step, compare_link, how_it_works, try_this
 from pages._ui.players import html_player
 from pages._ui.points import user_points
 from pages._ui.shell import ensure_app_shell
-from pages._ui.url import note_ignored_params
 
 ensure_app_shell()
 
@@ -57,7 +56,7 @@ with st.sidebar:
 X, y = user_points("pc", 2, datasets.linearly_separable(8, 1), NAMES) if name == YOURS else DATA[name](seed)
 if len(X) < 2 or len(np.unique(y)) != 2:
     st.warning("The perceptron needs points of both classes (0 and 1): click to add some.")
-    st.stop()
+    url.stop()
 params = {"max_epochs": max_epochs, "shuffle": shuffle, "random_state": seed}
 model, bound = compute("Perceptron", X, y, **params), compute("mistake_bound", X, y)
 verdict = viz.verdict(model, bound)
@@ -67,11 +66,8 @@ if every.open:
     left, right = every.columns([3, 2])
     with left:
         label = f"Animation of every perceptron update: {model.n_updates_} updates over {len(X)} points"
-        html_player(
-            "perceptron_player.html",
-            viz.player_data(X, y, model, NAMES, verdict, present=present.is_on()),
-            label,
-        )
+        data = viz.player_data(X, y, model, NAMES, verdict, present=present.is_on())
+        html_player("perceptron_player.html", data, label)
     with right:
         {"good": st.success, "bad": st.error, "stop": st.warning}[verdict[0]](
             f"**{verdict[1]}** {verdict[2]}"
@@ -137,6 +133,7 @@ if size.open:
     st.caption("20 seeds each, in the same square with a margin of 0.05 around x₁ + x₂ = 1: same R and γ.")
 
 try_this("perceptron", [Step(**step) for step in compute("steps")])
+compare_link(X, y)
 how_it_works(
     lessons.perceptron_textbook,
     formulas=[
@@ -147,4 +144,3 @@ how_it_works(
     "but finds the next mistake with one vectorised scan, and proves a cycle when the same (w, b) comes back "
     "after an update at the same position of a pass: the order is fixed, so everything after it repeats.",
 )
-note_ignored_params()

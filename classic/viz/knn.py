@@ -18,9 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 import struct
-from pathlib import Path
 
 import numpy as np
 
@@ -34,7 +32,6 @@ SERVER_RESOLUTION = 60  # the map for a k beyond the player's K, voted on the se
 ASPECT = 0.75  # the map's height over its width, on screen
 # The grid's neighbour table sent to the browser, at most: a larger K costs over 1 s to search at n = 1000.
 PAYLOAD_BYTES = 4 * 2**20
-PLAYER = Path(__file__).resolve().parents[2] / "assets" / "knn_player.html"
 
 
 def view_grid(X: np.ndarray, resolution: int = RESOLUTION) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -177,15 +174,6 @@ def player_header(
         "aspect": ASPECT,
         **settings,
     }
-
-
-def player_parts() -> tuple[str, str, str]:
-    """The player's HTML, CSS and JavaScript module, cut from ``assets/knn_player.html``."""
-    page = PLAYER.read_text(encoding="utf-8")
-    css = re.search(r"<style>(.*?)</style>", page, re.S).group(1)
-    js = re.search(r'<script type="module">(.*?)</script>', page, re.S).group(1)
-    html = re.search(r"<body>(.*?)<script", page, re.S).group(1)
-    return html.strip(), css.strip(), js.strip()
 
 
 def regions_png(X, y, model: KNNClassifier, scale, offset, class_names: list[str], title: str) -> bytes:

@@ -70,12 +70,13 @@ def representation_text(sizes: dict[str, list[int]]) -> str:
     )
 
 
-def _points(make: Any) -> Any:
-    def table(seed: int) -> tuple[np.ndarray, np.ndarray, list[str]]:
-        X, y = make(seed)
-        return X, np.char.add("class ", np.asarray(y).astype(str)), ["x1", "x2"]
+def point_table(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """2-D labelled points as the tree's table: numeric columns x1, x2 and the label "class c"."""
+    return np.asarray(X, dtype=float), np.char.add("class ", np.asarray(y).astype(str)), ["x1", "x2"]
 
-    return table
+
+def _points(make: Any) -> Any:
+    return lambda seed: point_table(*make(seed))
 
 
 POINT_TABLES = {
@@ -193,7 +194,7 @@ def tree_params(criterion: str, missing: str, depth: int, min_gain: float) -> di
     return {"criterion": criterion, "missing": missing, "max_depth": depth or None, "min_gain": min_gain}
 
 
-VOTES, UPLOAD = "1984 congressional votes", "Upload a CSV"
+VOTES, UPLOAD, YOURS = "1984 congressional votes", "Upload a CSV", "Your points (2-D, click to place)"
 
 
 def data_sets(load_votes: Any) -> dict[str, Any]:
@@ -205,6 +206,7 @@ def data_sets(load_votes: Any) -> dict[str, Any]:
         "Test1 vs Test2 (the slides)": datasets.load_two_tests,
         VOTES: load_votes,
         **POINT_TABLES,
+        YOURS: None,
         UPLOAD: None,
     }
 

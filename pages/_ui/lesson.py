@@ -8,7 +8,11 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
+import numpy as np
 import streamlit as st
+
+from classic import compare
+from pages._ui.points import MAX_URL_POINTS, YOURS, encode_points
 
 
 def seed_input(key: str, default: int = 0, label: str = "Random seed") -> int:
@@ -94,3 +98,29 @@ def try_this(page: str, steps: Sequence[Step], expanded: bool = False) -> None:
 
 def _apply(setup: dict[str, Any]) -> None:
     st.session_state.update(setup)
+
+
+def compare_link(X: Any, y: Any, data: str | None = None) -> None:
+    """A link to /compare with the lesson's 2-D points: the points themselves when two classes
+    of at most ``MAX_URL_POINTS`` fit in a link, else /compare's own generator named ``data``.
+
+    Nothing for data that are not 2-D points. A plain link (a fresh session), because /compare
+    reads points from its link only when the session holds none yet.
+    """
+    try:
+        X = np.asarray(X, dtype=float)
+    except ValueError:  # a table of categories
+        return
+    if X.ndim != 2 or X.shape[1] != 2 or not np.isfinite(X).all():
+        return
+    classes, index = np.unique(np.asarray(y), return_inverse=True)
+    if len(classes) == 2 and len(X) <= MAX_URL_POINTS:
+        params, what = {"cmp_data": YOURS, "cmp_user_points": encode_points(X, index)}, "these points"
+    elif data in compare.DATASETS:
+        params, what = {"cmp_data": data}, f"the {data.lower()}"
+    else:
+        params, what = {}, "two-class points"
+    st.markdown(
+        f":material/compare_arrows: [The perceptron, k-NN and a tree side by side on {what}]"
+        f"({step_link('compare', params)})"
+    )

@@ -33,6 +33,7 @@ from pages._ui.url import code_span, escape_markdown
 
 Points = tuple[np.ndarray, np.ndarray]
 MAX_URL_POINTS = 300
+YOURS = "Your points"  # the data menus' name for the user's own points
 MAX_COORDINATE = 1e6
 DECIMALS = 2
 

@@ -10,7 +10,8 @@ an old link, a hostile one) would silently show something else.
 
 ``start_page`` (called by ``ensure_app_shell`` at the top of every page) records the query
 parameters the run started with and keeps an empty slot at the top of the page;
-``note_ignored_params`` (called once at the end of a page, after its widgets) compares them with
+``note_ignored_params`` (called by app.py after every page, and by ``stop`` for a page that
+stops early) compares them with
 the values the widgets took and fills the slot with a note such as "ignored ``knn_k=abc`` from
 the link (not a valid value; using 5)". Values are shortened and shown as code spans: a link's
 text is shown as text, never as Markdown or HTML, and never raises.
@@ -154,3 +155,13 @@ def note_ignored_params() -> None:
     target.info(
         "Some settings in this link could not be used:\n" + "\n".join(lines), icon=":material/link_off:"
     )
+
+
+def stop() -> None:
+    """``st.stop`` for a page that cannot go on, after the note on the link's ignored values.
+
+    A stopped run never reaches app.py's call (``st.stop`` raises at the next element, so not
+    even a ``finally`` there can still write the note).
+    """
+    note_ignored_params()
+    st.stop()

@@ -217,3 +217,21 @@ def test_the_streamlit_bug_start_page_works_around_is_still_there():
     at.run()
     assert [e.proto.type for e in at.exception] == ["OverflowError"]
     assert "_initial_query_params" in vars(QueryParams())
+
+
+@pytest.mark.parametrize(
+    "page, stopping, bad",
+    [
+        ("perceptron", {"pc_data": "Your points (click to place)", "pc_points": "0_0_0~0_1_1"}, "pc_epochs"),
+        ("knn", {"knn_data": "Your points", "knn_user_points": "0_0_0"}, "knn_classes"),
+        ("decision-tree", {"tree_data": "Upload a CSV"}, "tree_depth"),
+        ("compare", {"cmp_data": "Your points", "cmp_user_points": "0_0_0~0_1_1~0_2_2"}, "cmp_k"),
+    ],
+)
+def test_a_page_that_stops_early_still_notes_the_ignored_link_values(page, stopping, bad):
+    """Each page's early stop (too few classes, no file yet) with a bad value in the link: the
+    note is there (app.py's own call is never reached by a stopped run)."""
+    at = open_page(page, params={**stopping, bad: "abc"})
+    assert_no_exception(at)
+    notes = [i.value for i in at.info if "could not be used" in i.value]
+    assert len(notes) == 1 and f"`{bad}=abc`" in notes[0]
