@@ -37,6 +37,8 @@ MAX_VALUE_LENGTH = 60  # characters in a cell
 MAX_NUMERIC_CELLS = 10_000  # rows × numeric feature columns: thresholds grow deep trees
 MAX_COUNT_CELLS = 20_000_000  # rows × Σ (categories + 1) × classes: the count tables ID3 fills
 MAX_POINTS = 2_000  # rows of a points file
+# |x1|, |x2| in a points file: beyond it squared distances overflow to inf (1e308² in k-NN).
+MAX_COORDINATE = 1e6
 MISSING = "?"
 
 # C0/C1 controls but tab and newline, zero-width and bidirectional marks, BOMs inside the text,
@@ -272,9 +274,11 @@ def parse_points_csv(data: bytes, max_classes: int = 5) -> tuple[np.ndarray, np.
         raise ValueError(
             f"line {rows[bad][0]}: x1 and x2 must be numbers, got {table[bad, x_columns].tolist()}"
         ) from None
-    if not np.isfinite(X).all():
+    usable = np.isfinite(X).all(axis=1) & (np.abs(X) <= MAX_COORDINATE).all(axis=1)
+    if not usable.all():
         raise ValueError(
-            f"line {rows[int(np.argmin(np.isfinite(X).all(axis=1)))][0]}: coordinates must be finite numbers"
+            f"line {rows[int(np.argmin(usable))][0]}: coordinates must be numbers from "
+            f"{-MAX_COORDINATE:,.0f} to {MAX_COORDINATE:,.0f}"
         )
     classes, y = np.unique(table[:, label], return_inverse=True)
     if len(classes) > max_classes:

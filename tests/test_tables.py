@@ -197,7 +197,11 @@ def test_points_without_a_header_take_the_non_numeric_column_as_label():
         (b"x1,x2,label\n", "0 point"),
         (b"x1,x2\n1,2\n3,4\n", "three"),
         (b"x1,x2,label\n1,2,a\nfoo,4,b\n", "must be numbers|two columns"),
-        (b"x1,x2,label\n1,inf,a\n2,4,b\n", "finite|two columns"),
+        (b"x1,x2,label\n1,inf,a\n2,4,b\n", "line 2: coordinates must be numbers from|two columns"),
+        (
+            b"x1,x2,label\n1,2,a\n1e308,4,b\n",
+            "line 3: coordinates must be numbers from -1,000,000 to 1,000,000",
+        ),
         (b"x1,x2,label\n" + b"".join(b"%d,%d,c%d\n" % (i, i, i) for i in range(6)), "limit is 5 classes"),
         (b"x1,x2,label\n" + b"1,2,a\n" * 3000, "limit is 2,000"),
         (b"x1,x2,label\n1,2,a\x07\n3,4,b\n", "control character"),

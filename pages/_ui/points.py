@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from classic.tables import parse_points_csv
+from classic.tables import MAX_COORDINATE, parse_points_csv
 from classic.viz import theme
 from pages._ui import url
 from pages._ui.url import code_span, escape_markdown
@@ -34,7 +34,6 @@ from pages._ui.url import code_span, escape_markdown
 Points = tuple[np.ndarray, np.ndarray]
 MAX_URL_POINTS = 300
 YOURS = "Your points"  # the data menus' name for the user's own points
-MAX_COORDINATE = 1e6
 DECIMALS = 2
 
 
@@ -97,7 +96,11 @@ def points_editor(points_key: str, key: str, n_classes: int) -> Points:
         st.session_state[points_key],
         num_rows="dynamic",
         key=key,
-        column_config={"class": st.column_config.NumberColumn(min_value=0, max_value=n_classes - 1, step=1)},
+        column_config={
+            "x1": st.column_config.NumberColumn(min_value=-MAX_COORDINATE, max_value=MAX_COORDINATE),
+            "x2": st.column_config.NumberColumn(min_value=-MAX_COORDINATE, max_value=MAX_COORDINATE),
+            "class": st.column_config.NumberColumn(min_value=0, max_value=n_classes - 1, step=1),
+        },
     ).dropna()
     return table[["x1", "x2"]].to_numpy(float), table["class"].to_numpy(int)
 
