@@ -172,7 +172,9 @@ def _start(page: str, n_classes: int, default: Points) -> None:
 
 def _upload(page: str, n_classes: int) -> None:
     """A CSV file of points replaces the current ones (a new file once, not at every rerun)."""
-    file = st.file_uploader("Upload points (CSV: x1, x2, label)", type=["csv", "txt"], key=f"{page}_upload")
+    file = st.file_uploader(
+        "Upload points (CSV: x1, x2, label)", type=["csv", "txt"], key=f"{page}_upload", max_upload_size=1
+    )
     if file is None or st.session_state.get(f"_{page}_upload_id") == file.file_id:
         return
     st.session_state[f"_{page}_upload_id"] = file.file_id

@@ -5,7 +5,7 @@ the page goes on with the points it had — never an exception (issue 16)."""
 import pytest
 from conftest import assert_no_exception, open_page
 
-from classic.tables import MAX_COORDINATE
+from classic.tables import MAX_BYTES, MAX_COORDINATE
 from classic.viz import tree_lesson
 
 PAGES = {  # page: (the link that shows your points, the points' prefix)
@@ -44,3 +44,17 @@ def test_a_points_file_is_read_and_a_hostile_one_is_one_worded_error(page):
         assert len(errors) == 1 and "could not be read" in errors[0], (data, errors)
         assert "](http" not in errors[0].replace("\\]", "")
         assert points(at, prefix) == good  # the page goes on with the points it had
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_the_browser_refuses_uploads_larger_than_the_library_reads(page):
+    """The uploaders tell the browser the limit (classic.tables.MAX_BYTES), so a 200 MB file is
+    refused before the server holds it (Streamlit's default limit is 200 MB)."""
+    link, prefix = PAGES[page]
+    uploaders = [open_page(page, params=link).file_uploader(key=f"{prefix}_upload")]
+    if page == "decision-tree":
+        uploaders.append(
+            open_page(page, params={"tree_data": "Upload a CSV"}).file_uploader(key="tree_upload")
+        )
+    for uploader in uploaders:
+        assert uploader.proto.max_upload_size_mb == -(-MAX_BYTES // 1_000_000)  # 1 MB
