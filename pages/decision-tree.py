@@ -73,7 +73,7 @@ with st.sidebar:
 
 params = lesson.tree_params(criterion, missing, depth, min_gain)
 if name == UPLOAD:
-    upload = st.file_uploader(lesson.upload_label(), type=["csv", "txt"], key="tree_upload")
+    upload = st.file_uploader(lesson.upload_label(), ["csv", "txt"], key="tree_upload", max_upload_size=1)
     if upload is None:
         st.info("Upload a CSV file to grow a tree on it; empty cells count as missing (“?”).")
         url.stop()
