@@ -8,6 +8,7 @@ import pytest
 
 from classic import datasets, id3
 from classic.viz import tree_figures as figures
+from classic.viz import tree_lesson as lesson
 
 
 def test_a_split_table_adds_up_from_its_terms_in_bits_and_in_nats():
@@ -85,3 +86,26 @@ def test_the_player_shows_a_pruned_tree_and_caps_a_huge_one():
 
 def test_numbers_print_four_places_without_a_negative_zero():
     assert figures.number(-1e-17) == "0.0000" and figures.number(0.91829583) == "0.9183"
+
+
+def test_counts_agree_with_their_nouns_in_the_terms_the_summary_and_the_rules():
+    assert [figures.plural(n, "row") for n in (0, 1, 2, 1500)] == ["0 rows", "1 row", "2 rows", "1,500 rows"]
+    assert [figures.plural(n, "leaf", "leaves") for n in (1, 5)] == ["1 leaf", "5 leaves"]
+    # "b" holds one row and one row misses the value: the player's terms say "1 row" twice.
+    model = id3.ID3().fit(np.array([["a"], ["a"], ["b"], ["?"]]), ["x", "x", "y", "y"], ["f"])
+    (step,) = figures.player_steps(model)
+    assert step["terms"]["f"][1].startswith("b: 1 row (x 0 · y 1)")
+    assert step["terms"]["f"][2] == "?: 1 row with the value missing (no branch)"
+    assert step["terms"]["f"][0].startswith("a: 2 rows (")
+    X, y, names = datasets.load_play_tennis()
+    stump = id3.ID3(min_gain=0.5).fit(X, y, names)  # the best gain is 0.247: one leaf
+    assert (stump.n_nodes_, stump.n_leaves_, len(stump.decision_path(X[0]))) == (1, 1, 1)
+    assert lesson.summary(stump, X, y, 1).startswith("1 node, 1 leaf, depth 0; training accuracy 64.3%")
+    assert "follows 1 node (outlined)" in lesson.summary(stump, X, y, 1)
+    tree = id3.ID3().fit(X, y, names)
+    assert lesson.summary(tree, X, y, 1).startswith(f"{tree.n_nodes_} nodes, {tree.n_leaves_} leaves")
+    assert (
+        lesson.rules_heading(len(stump.rules()))
+        == "1 rule, one per leaf: the tree in disjunctive normal form."
+    )
+    assert lesson.rules_heading(len(tree.rules())).startswith("5 rules, one per leaf")

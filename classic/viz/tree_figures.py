@@ -28,6 +28,11 @@ def number(value: float) -> str:
     return f"{abs(value) if abs(value) < 0.5 * 10**-DIGITS else value:.{DIGITS}f}"
 
 
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """``count`` and the noun agreeing with it: "1 row", "2 rows", "1 leaf", "5 leaves" (thousands with commas)."""
+    return f"{count:,} {noun if count == 1 else nouns or noun + 's'}"
+
+
 # --------------------------------------------------------------------------------------------
 # The tree as nodes and edges
 # --------------------------------------------------------------------------------------------
@@ -226,11 +231,13 @@ def _terms_text(terms: dict[str, list], classes: Sequence[str]) -> dict[str, lis
     lines: dict[str, list[str]] = {}
     for i, test in enumerate(terms["test"]):
         if terms["weight"][i] == "no branch":
-            text = f"{terms['branch'][i]}: {terms['rows'][i]} rows with the value missing (no branch)"
+            text = (
+                f"{terms['branch'][i]}: {plural(terms['rows'][i], 'row')} with the value missing (no branch)"
+            )
         else:
             counts = " · ".join(f"{c} {terms[c][i]}" for c in classes)
             text = (
-                f"{terms['branch'][i]}: {terms['rows'][i]} rows ({counts}), "
+                f"{terms['branch'][i]}: {plural(terms['rows'][i], 'row')} ({counts}), "
                 f"{h} = {terms[h][i]}, weight {terms['weight'][i]}"
             )
         lines.setdefault(test, []).append(text)

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from classic import criteria, datasets, id3, id3_lessons, tables
-from classic.viz.tree_figures import number, size_note
+from classic.viz.tree_figures import number, plural, size_note
 
 
 def evaluation_table(result: Any, fraction: float) -> dict[str, list]:
@@ -66,7 +66,7 @@ def representation_text(sizes: dict[str, list[int]]) -> str:
         f"AND of n bits needs {sizes['AND'][first]} nodes at n = {n[first]} and {sizes['AND'][last]} at n = {n[last]} "
         f"(2n + 1: O(n) tests); parity (XOR) needs {sizes['parity'][first]} and {sizes['parity'][last]} "
         f"(2ⁿ⁺¹ − 1: O(2ⁿ)), as the CS 886 slides say. Grown with minimum score 0, ID3 does not even start on "
-        f"parity ({sizes['parity, as ID3 grows it'][last]} node): no single feature gains anything."
+        f"parity ({plural(sizes['parity, as ID3 grows it'][last], 'node')}): no single feature gains anything."
     )
 
 
@@ -100,8 +100,9 @@ def summary(model: Any, X: Any, y: Any, row: int, quote: Any = str) -> str:
     predicted = model.predict(record[None, :])[0]
     path = model.decision_path(record)
     return (
-        f"{model.n_nodes_} nodes, {model.n_leaves_} leaves, depth {model.depth_}; training accuracy "
-        f"{model.score(X, y):.1%}. Row {row} (label {quote(np.asarray(y)[row - 1])}) follows {len(path)} nodes "
+        f"{plural(model.n_nodes_, 'node')}, {plural(model.n_leaves_, 'leaf', 'leaves')}, depth {model.depth_}; "
+        f"training accuracy {model.score(X, y):.1%}. Row {row} (label {quote(np.asarray(y)[row - 1])}) follows "
+        f"{plural(len(path), 'node')} "
         f"(outlined) to the answer {quote(predicted)}. {size_note(model)}"
     ).strip()
 
@@ -237,8 +238,8 @@ def dot_note(drawing: Any) -> str | None:
     if drawing.complete:
         return None
     return (
-        f"Levels 0–{drawing.depth} of 0–{drawing.full_depth} are drawn: the {drawing.hidden_nodes:,} deeper "
-        "nodes would take graphviz minutes to lay out."
+        f"Levels 0–{drawing.depth} of 0–{drawing.full_depth} are drawn: the "
+        f"{plural(drawing.hidden_nodes, 'deeper node')} would take graphviz minutes to lay out."
     )
 
 
@@ -254,7 +255,7 @@ EVALUATE = "Run the evaluation: 10-fold cross-validation with and without prunin
 def rules_heading(count: int) -> str:
     """The sentence above the rules: how many, what they are, how many are listed."""
     listed = "" if count <= MAX_RULES else f"; the first {MAX_RULES:,} are listed"
-    return f"{count:,} rules, one per leaf: the tree in disjunctive normal form{listed}."
+    return f"{plural(count, 'rule')}, one per leaf: the tree in disjunctive normal form{listed}."
 
 
 def slow_to_evaluate(X: Any) -> bool:

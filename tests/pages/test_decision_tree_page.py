@@ -101,7 +101,10 @@ def test_depth_one_and_a_high_minimum_gain_shrink_the_tree():
     at = linked({"tree_data": "Play Tennis", "tree_depth": 1})
     assert "depth 1" in text(at) and len(player(at)["steps"]) == 1
     at = linked({"tree_data": "Play Tennis", "tree_min_gain": 0.5})
-    assert player(at)["steps"] == [] and "1 nodes" in text(at)
+    model = id3.ID3(missing="branch", min_gain=0.5).fit(*datasets.load_play_tennis())
+    assert player(at)["steps"] == [] and model.n_nodes_ == model.n_leaves_ == 1
+    assert "1 node, 1 leaf, depth 0" in text(at) and "follows 1 node (outlined)" in text(at)
+    assert "1 nodes" not in text(at) and "1 leaves" not in text(at)
 
 
 def test_the_slides_hasKids_table_in_bits_and_in_nats():
