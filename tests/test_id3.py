@@ -69,15 +69,22 @@ def test_gini_by_hand():
 
 
 def test_slides_30_positive_10_negative_test_1_beats_test_2():
-    # 30+/10−: Test 1 sends (20+, 0−) one way and (10+, 10−) the other; Test 2 (15+, 7−) and
-    # (15+, 3−). Gain 1 = 0.811 − (20/40·0 + 20/40·1) = 0.311; Test 2 hardly helps.
-    gain_1 = information_gain(*_two_way((20, 0), (10, 10)))
-    gain_2 = information_gain(*_two_way((15, 7), (15, 3)))
-    assert gain_1 == pytest.approx(0.3113, abs=1e-4)
-    assert gain_2 == pytest.approx(0.0225, abs=1e-4)  # 0.811 − (22/40·0.902 + 18/40·0.650)
+    # CS 886 slides, "Which test is best?": 30+ and 10−; Test 1 splits them [20+, 10−] / [10+, 0−],
+    # Test 2 [15+, 7−] / [15+, 3−]. Gain 1 = 0.8113 − (30/40 · 0.9183 + 10/40 · 0) = 0.1226.
+    test_1, test_2 = _two_way((20, 10), (10, 0)), _two_way((15, 7), (15, 3))
+    gain_1, gain_2 = information_gain(*test_1), information_gain(*test_2)
+    assert gain_1 == pytest.approx(entropy(test_1[1]) - 30 / 40 * entropy(["+"] * 20 + ["-"] * 10))
+    assert round(gain_1, 4) == 0.1226
+    assert round(gain_2, 4) == 0.0225  # 0.8113 − (22/40 · 0.9024 + 18/40 · 0.6500)
     assert gain_1 > gain_2
-    assert gain_ratio(*_two_way((20, 0), (10, 10))) > gain_ratio(*_two_way((15, 7), (15, 3)))
-    assert gini_gain(*_two_way((20, 0), (10, 10))) > gini_gain(*_two_way((15, 7), (15, 3)))
+    assert gain_ratio(*test_1) > gain_ratio(*test_2) and gini_gain(*test_1) > gini_gain(*test_2)
+    # The page's "Test1 vs Test2 (the slides)" table holds exactly these splits.
+    X, y, names = datasets.load_two_tests()
+    assert names == ["Test1", "Test2"]
+    for j, (values, labels) in enumerate((test_1, test_2)):
+        page, slides = score_split(X[:, j], y), score_split(values, labels)
+        assert sorted(page.counts.tolist()) == sorted(slides.counts.tolist())
+        assert page.gain == pytest.approx(slides.gain)
 
 
 def test_slides_has_kids_numbers_in_bits_and_in_nats():
