@@ -6,7 +6,6 @@
   comment on the post points out the missing weights ``|S_v|/|S|``), its hand-drawn tree for
   Arya's data, its protocol on the 1984 votes (train on the 232 complete rows, test on the 203
   with a "?") and its two claims about it ("around 90%"; the budget resolution splits first).
-- ``explain_split``: one split's table and terms, read off the tree's own count tables.
 - ``evaluate``: cross-validation with and without pruning and a learning curve, through
   :mod:`classic.evaluation`.
 - ``representation_sizes``: the CS 886 slides' AND (O(n) tests) against parity (O(2ⁿ)).
@@ -24,7 +23,7 @@ import numpy as np
 from classic import datasets
 from classic.criteria import TOLERANCE, impurity, information_gain
 from classic.evaluation import learning_curve, stratified_folds
-from classic.id3 import ID3, PrunedID3, SplitStep, rows_with_missing
+from classic.id3 import ID3, PrunedID3, rows_with_missing
 
 Layout = dict[str, dict[str, "Layout"]]
 
@@ -159,54 +158,6 @@ def as_textbook(model: ID3) -> Tree:
         return Tree(counts, node.feature_index if children else None, children)
 
     return convert(model.root_)
-
-
-# --------------------------------------------------------------------------------------------
-# Reading one split
-# --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SplitExplanation:
-    """A split laid out for a reader: the candidates table, the post's choice and each feature's terms.
-
-    ``terms[feature]`` is ``([(branch, rows, impurity of the branch), …], weighted impurity after)``,
-    the numbers the table's "after" column adds up.
-    """
-
-    columns: dict[str, list]
-    chosen: str
-    post_choice: str
-    terms: dict[str, tuple[list[tuple[str, int, float]], float]]
-
-
-def explain_split(step: SplitStep, X: Any = None, y: Any = None) -> SplitExplanation:
-    """The table, the post's choice and the terms of one split, from the step's count tables."""
-    kind = "Gini" if step.tree.criterion == "gini" else "entropy"
-    candidates = step.candidates()
-    post = {c.feature: float(impurity(c.counts.sum(axis=0)) - impurity(c.counts).sum()) for c in candidates}
-    columns = {
-        "feature": [c.feature for c in candidates],
-        f"{kind} before": [c.before for c in candidates],
-        f"weighted {kind} after": [c.after for c in candidates],
-        "known fraction": [c.known_fraction for c in candidates],
-        "gain": [c.gain for c in candidates],
-    }
-    if step.tree.criterion == "gain_ratio":
-        columns["split information"] = [c.split_information for c in candidates]
-        columns["gain ratio"] = [c.score for c in candidates]
-    columns["post's unweighted entropy gain"] = list(post.values())
-    terms = {
-        c.feature: (
-            [
-                (b, int(n), float(t))
-                for b, n, t in zip(c.branches, c.counts.sum(axis=1), c.terms, strict=True)
-            ],
-            c.after,
-        )
-        for c in candidates
-    }
-    return SplitExplanation(columns, step.chosen, max(post, key=post.get), terms)
 
 
 def disagreement(first: ID3, second: ID3) -> tuple[int, int]:

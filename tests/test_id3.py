@@ -29,7 +29,6 @@ from classic.id3_lessons import (
     complete_rows_root,
     disagreement,
     evaluate,
-    explain_split,
     fit_layout,
     posts_protocol,
     representation_sizes,
@@ -173,7 +172,6 @@ def test_on_play_tennis_the_posts_unweighted_gain_prefers_humidity():
     assert chosen == "Humidity"
     assert scores["Outlook"] == pytest.approx(-1.0016, abs=1e-3)
     assert scores["Humidity"] == pytest.approx(-0.6376, abs=1e-3)
-    assert explain_split(ID3().fit(X, y, names).steps_[0]).post_choice == "Humidity"
 
 
 def test_play_tennis_tree_is_quinlans():
@@ -382,43 +380,6 @@ def test_rules_one_per_leaf_grouped_by_label():
     assert rules[0] == "IF Outlook = Rain AND Wind = Strong THEN No"
     assert [rule.rsplit(" ", 1)[1] for rule in rules] == ["No", "No", "Yes", "Yes", "Yes"]
     assert "IF Outlook = Sunny AND Humidity = Normal THEN Yes" in rules
-
-
-def test_explain_split_table_and_terms_are_one_computation():
-    X, y, names = datasets.load_two_tests()
-    tree = ID3().fit(X, y, names)
-    explained = explain_split(tree.steps_[0])
-    assert explained.columns["feature"] == ["Test1", "Test2"]
-    assert explained.chosen == explained.post_choice == "Test1"
-    for feature, after in zip(
-        explained.columns["feature"], explained.columns["weighted entropy after"], strict=True
-    ):
-        terms, total = explained.terms[feature]
-        rows = sum(n for _, n, _ in terms)
-        assert total == after == pytest.approx(sum(n / rows * h for _, n, h in terms))
-    assert [(v, n, round(h, 4)) for v, n, h in explained.terms["Test1"][0]] == [
-        ("F", 10, 0.0),
-        ("T", 30, 0.9183),
-    ]
-    ratio = explain_split(ID3(criterion="gain_ratio").fit(X, y, names).steps_[0])
-    assert ratio.columns["gain ratio"][0] == pytest.approx(0.1226 / 0.8113, abs=1e-3)
-    assert "Gini before" in explain_split(ID3(criterion="gini").fit(X, y, names).steps_[0]).columns
-
-
-def test_on_the_votes_the_table_and_the_terms_agree_with_missing_values(votes):
-    X, y, names = votes
-    step = ID3().fit(X, y, names).steps_[0]
-    explained = explain_split(step)
-    for k, candidate in enumerate(step.candidates()):
-        terms, after = explained.terms[candidate.feature]
-        known = sum(n for _, n, _ in terms)
-        assert known + candidate.missing == 435
-        assert after == pytest.approx(sum(n / known * h for _, n, h in terms), abs=1e-15)
-        assert explained.columns["gain"][k] == pytest.approx(
-            known / 435 * (candidate.before - after), abs=1e-15
-        )
-        column = X[:, names.index(candidate.feature)]
-        assert candidate.gain == pytest.approx(score_split(column, y).gain, abs=1e-15)
 
 
 def test_conditions_name_the_tests_on_the_way_to_a_node():

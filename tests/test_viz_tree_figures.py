@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from classic import datasets, id3
+from classic import criteria, datasets, id3
 from classic.viz import tree_figures as figures
 from classic.viz import tree_lesson as lesson
 
@@ -42,6 +42,46 @@ def test_the_slides_hasKids_numbers_in_both_bases():
     assert figures.number(nats["H (nats) after"][0]) == "0.4774"
     assert figures.split_terms(step, math.e)["H (nats)"] == ["0.0000", "0.6365"]
     assert figures.split_terms(step)["H (bits)"] == ["0.0000", "0.9183"]
+
+
+def test_the_slides_two_tests_table_and_terms_are_one_computation_under_each_criterion():
+    X, y, names = datasets.load_two_tests()
+    step = id3.ID3().fit(X, y, names).steps_[0]
+    table, terms = figures.split_table(step), figures.split_terms(step)
+    assert table["test"] == ["Test1", "Test2"] and table["chosen"] == [True, False]
+    for test, after in zip(table["test"], table["H (bits) after"], strict=True):
+        rows = [i for i, t in enumerate(terms["test"]) if t == test]
+        known = sum(terms["rows"][i] for i in rows)
+        assert known == 40
+        total = sum(terms["rows"][i] / known * float(terms["H (bits)"][i]) for i in rows)
+        assert after == pytest.approx(total, abs=5e-4)  # terms printed to 4 places
+    first = [(terms["branch"][i], terms["rows"][i], terms["H (bits)"][i], terms["weight"][i]) for i in (0, 1)]
+    assert first == [("F", 10, "0.0000", "10/40"), ("T", 30, "0.9183", "30/40")]  # [10+, 0−], [20+, 10−]
+    ratio = figures.split_table(id3.ID3(criterion="gain_ratio").fit(X, y, names).steps_[0])
+    assert ratio["gain ratio"][0] == pytest.approx(ratio["gain"][0] / ratio["split information"][0])
+    assert figures.number(ratio["gain ratio"][0]) == figures.number(0.1226 / 0.8113)
+    gini = figures.split_table(id3.ID3(criterion="gini").fit(X, y, names).steps_[0])
+    assert "Gini before" in gini and "H (bits) before" not in gini
+
+
+def test_on_the_votes_the_table_and_the_terms_agree_with_missing_values(data_home):
+    X, y, names = datasets.load_house_votes(data_home)
+    step = id3.ID3().fit(X, y, names).steps_[0]
+    table, terms = figures.split_table(step), figures.split_terms(step)
+    assert len(table["test"]) == 16
+    for k, test in enumerate(table["test"]):
+        rows = [i for i, t in enumerate(terms["test"]) if t == test]
+        known = [i for i in rows if terms["weight"][i] != "no branch"]
+        lost = sum(terms["rows"][i] for i in rows if terms["weight"][i] == "no branch")
+        n_known = sum(terms["rows"][i] for i in known)
+        column = X[:, names.index(test)]
+        assert (n_known, lost) == (int((column != "?").sum()), int((column == "?").sum()))
+        assert table["known"][k] == pytest.approx(n_known / 435)
+        after = sum(terms["rows"][i] / n_known * float(terms["H (bits)"][i]) for i in known)
+        assert after == pytest.approx(table["H (bits) after"][k], abs=5e-4)  # terms printed to 4 places
+        before = table["H (bits) before"][k]
+        assert table["gain"][k] == pytest.approx(n_known / 435 * (before - table["H (bits) after"][k]))
+        assert table["gain"][k] == pytest.approx(criteria.score_split(column, y).gain, abs=1e-15)
 
 
 def test_missing_values_are_listed_as_no_branch():
