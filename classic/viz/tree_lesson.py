@@ -108,7 +108,11 @@ def summary(model: Any, X: Any, y: Any, row: int, quote: Any = str) -> str:
 
 
 def try_this_steps() -> list[dict]:
-    """The page's predict-then-reveal steps, every answer computed by the library."""
+    """The page's predict-then-reveal steps, every answer computed by the library.
+
+    A question on what the tree will do sets the player to 0 splits (the root alone, no step
+    table): the student predicts first, then steps the split in to check.
+    """
     tennis = id3.ID3().fit(*datasets.load_play_tennis())
     tests = id3.ID3().fit(*datasets.load_two_tests())
     kids_X, kids_y, _ = datasets.load_has_kids()
@@ -119,7 +123,7 @@ def try_this_steps() -> list[dict]:
     return [
         {
             "title": "Play Tennis: the first question",
-            "setup": {"tree_data": "Play Tennis", "tree_tab": "Tree", "tree_step": 1},
+            "setup": {"tree_data": "Play Tennis", "tree_tab": "Tree", "tree_step": 0},
             "question": "Which attribute will ID3 split on first?",
             "options": ["Outlook", "Temperature", "Humidity", "Wind"],
             "answer": tennis.root_.feature,
@@ -129,7 +133,7 @@ def try_this_steps() -> list[dict]:
         },
         {
             "title": "The slides' HasKids table",
-            "setup": {"tree_data": "HasKids & Dora (the slides)", "tree_tab": "Tree", "tree_step": 1},
+            "setup": {"tree_data": "HasKids & Dora (the slides)", "tree_tab": "Tree", "tree_step": 0},
             "question": "How many bits does knowing HasKids save about OwnsDoraVideo?",
             "options": [number(v) for v in sorted({kids.gain, kids.after, kids.terms[1], kids.before})],
             "answer": number(kids.gain),
@@ -139,7 +143,7 @@ def try_this_steps() -> list[dict]:
         },
         {
             "title": "The slides' Test1 vs Test2",
-            "setup": {"tree_data": "Test1 vs Test2 (the slides)", "tree_tab": "Tree", "tree_step": 1},
+            "setup": {"tree_data": "Test1 vs Test2 (the slides)", "tree_tab": "Tree", "tree_step": 0},
             "question": "Which test gains more?",
             "options": ["Test1", "Test2"],
             "answer": tests.root_.feature,
@@ -149,7 +153,7 @@ def try_this_steps() -> list[dict]:
         },
         {
             "title": "The post's tree for Arya",
-            "setup": {"tree_data": "Arya's riding data (the post)", "tree_tab": "Tree"},
+            "setup": {"tree_data": "Arya's riding data (the post)", "tree_tab": "Tree", "tree_step": 0},
             "question": "The post draws Wind at the root. Does ID3 agree?",
             "options": ["Yes", "No"],
             "answer": "Yes" if arya.root_.feature == "Wind" else "No",

@@ -341,8 +341,10 @@ def test_each_try_this_setup_button_opens_its_view(index):
     assert_no_exception(at)
     for key, value in step["setup"].items():
         assert at.session_state[key] == value
-    if "tree_step" in step["setup"]:
-        assert player(at)["start"] == step["setup"]["tree_step"]
+    if "tree_data" in step["setup"]:  # a question on what ID3 will do: nothing of the answer shown yet
+        assert step["setup"]["tree_step"] == 0 and player(at)["start"] == 0
+        assert not at.dataframe and not any(e.label.startswith("Split ") for e in at.expander)
+        assert player(at)["steps"], "the student can still step the splits in"
 
 
 def test_a_large_upload_is_evaluated_only_when_asked_and_lists_a_bounded_number_of_rules():
