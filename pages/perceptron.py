@@ -81,7 +81,8 @@ if every.open:
         )
 
 if no_line.open:
-    pocket = compute("Perceptron", X, y, pocket=True, **params)
+    pocket_params = {**params, "max_epochs": lessons.pocket_passes(len(X), max_epochs)}
+    pocket = compute("Perceptron", X, y, pocket=True, **pocket_params)
     if len(X) <= lessons.MAX_BEST_LINE_POINTS:
         best = compute("best_line_accuracy", X, y)
         st.info(
@@ -96,9 +97,7 @@ if no_line.open:
         left.download_button("Pocket (PNG)", png, "perceptron-pocket.png", "image/png", key="pc_pocket_png")
     else:
         left.warning("The pocket still holds w = 0, which is no line: allow more passes.")
-    left.caption(
-        "The pocket keeps the fewest-mistakes weights seen, each line slid along w to its best place."
-    )
+    left.caption(lessons.pocket_caption(len(X), max_epochs))
     curved = compute("DualPerceptron", X, y, kernel=kernel, gamma=2.0, max_epochs=200)
     title = f"{kernel} kernel: {curved.score(X, y):.0%} right" + (", converged" if curved.converged_ else "")
     right.vega_lite_chart(viz.regions_spec(X, y, curved.decision_function, NAMES, title), alt=title)

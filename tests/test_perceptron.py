@@ -367,3 +367,19 @@ def test_download_figures_are_pngs_drawn_on_demand():
     spread = viz.png(viz.spread_figure, generalisation(seeds=range(10)))
     assert regions[:8] == spread[:8] == b"\x89PNG\r\n\x1a\n"
     assert viz.size_table(1800.0, [(25, 16.0, 62)])["median updates"] == ["16"]
+
+
+def test_the_pocket_on_many_points_gets_fewer_passes_and_the_caption_says_so():
+    """Every update scores and sorts all n points: 2000 noisy points at 200 passes took 42 s of
+    CPU. The page gives the pocket passes ∝ 1/n² and says when it ran fewer than asked."""
+    from classic.perceptron_lessons import POCKET_WORK, pocket_caption, pocket_passes
+
+    assert pocket_passes(25, 200) == 200 and pocket_passes(100, 200) == 200
+    assert pocket_passes(2000, 200) == 1 and pocket_passes(1000, 7) == 2
+    for n in (150, 500, 2000):
+        assert pocket_passes(n, 200) * n * n <= max(POCKET_WORK, n * n)
+    assert "runs" not in pocket_caption(100, 200)
+    assert "On 2,000 points it runs 1 of the 200 passes" in pocket_caption(2000, 200)
+    X, y = datasets.xor(2000, 0.3, 0)
+    model = Perceptron(max_epochs=pocket_passes(len(X), 200), pocket=True).fit(X, y)
+    assert model.n_epochs_ == 1 and model.coef_.any() and model.score(X, y) > 0.5
