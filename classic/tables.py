@@ -36,7 +36,7 @@ MAX_NAME_LENGTH = 60  # characters in a column name
 MAX_VALUE_LENGTH = 60  # characters in a cell
 MAX_NUMERIC_CELLS = 10_000  # rows × numeric feature columns: thresholds grow deep trees
 MAX_COUNT_CELLS = 20_000_000  # rows × Σ (categories + 1) × classes: the count tables ID3 fills
-MAX_POINTS = 2_000  # rows of a points file
+MAX_POINTS = 1_000  # rows of a points file (as many as the pages' point sliders make)
 # |x1|, |x2| in a points file: beyond it squared distances overflow to inf (1e308² in k-NN).
 MAX_COORDINATE = 1e6
 MISSING = "?"
