@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from conftest import ROOT, assert_no_exception, open_page
 
-from classic import criteria, datasets, id3, id3_lessons
+from classic import criteria, datasets, id3, id3_lessons, tables
 from classic.viz import tree
 from classic.viz import tree_figures as figures
 from classic.viz import tree_lesson as lesson
@@ -240,6 +240,52 @@ def test_an_uploaded_csv_grows_a_tree_and_bad_files_give_one_clear_error():
         upload(at, name, data)
         assert len(at.error) == 1 and "cannot be used" in at.error[0].value, name
         assert not at.get("iframe")
+
+
+def _reason(data: bytes, label: str | None = None) -> str:
+    """Why ``classic.tables`` refuses a file (its label column: ``label``, else the last)."""
+    try:
+        table = tables.parse_csv(data)
+        table.split(label or table.columns[-1])
+    except ValueError as error:
+        return str(error)
+    raise AssertionError("the library accepts this file")
+
+
+def test_every_upload_error_is_the_librarys_reason_and_no_message_ends_twice():
+    # An old message read "… every row needs a label.." (the page added a period to the library's).
+    classes = "f,label\n" + "\n".join(f"v{i % 3},c{i}" for i in range(tables.MAX_CLASSES + 1))
+    values = "f,label\n" + "\n".join(f"v{i},{i % 2}" for i in range(tables.MAX_CATEGORIES + 1))
+    cases = {
+        "ragged.csv": b"a,b,c\nx,y\n1,2,3\n",
+        "picture.csv": b"\x89PNG\r\n\x1a\n\x00\x00\x00",
+        "empty.csv": b"",
+        "one-row.csv": b"a,b\n1,2\n",
+        "header.csv": b"a,a\n1,2\n3,4\n",
+        "blank-label.csv": b"f,label\nx,Yes\ny,\nz,No\n",
+        "control.csv": b"a,b\nx\x07,1\ny,2\n",
+        "classes.csv": classes.encode(),
+        "categories.csv": values.encode(),
+    }
+    at = linked({"tree_data": lesson.UPLOAD})
+    for name, data in cases.items():
+        upload(at, name, data)
+        assert [e.value for e in at.error] == [
+            f"The file {code_span(name)} cannot be used: {code_span(_reason(data))}"
+        ]
+    reasons = {_reason(data) for data in cases.values()}
+    assert len(reasons) == len(cases)  # each path of its own
+    assert any(r.endswith("every row needs a label") for r in reasons)
+    # A label chosen after the upload: column g is blank in data row 1.
+    good = b"f,g,label\nx,,Yes\ny,1,No\nz,2,Yes\n"
+    upload(at, "later.csv", good)
+    assert not at.error and player(at)["nodes"]
+    at.selectbox(key="tree_label").set_value("g").run()
+    assert [e.value for e in at.error] == [
+        f"The file {code_span('later.csv')} cannot be used: {code_span(_reason(good, 'g'))}"
+    ]
+    messages = [*reasons, _reason(good, "g"), *(e.value for e in at.error), text(at)]
+    assert not [m for m in messages if ".." in m]
 
 
 def test_markup_in_an_upload_is_shown_as_text_everywhere():
