@@ -27,14 +27,30 @@ def _house_votes() -> tuple[np.ndarray, np.ndarray, list[str]]:
     return datasets.load_house_votes()
 
 
-def _or_explain(loader: Callable[[], Any], what: str) -> Any | None:
+# A failure is remembered this long: offline, a load tries two addresses with a 30 s timeout
+# each, which must not happen again on every rerun of every session.
+RETRY_SECONDS = 60
+
+
+@st.cache_data(ttl=RETRY_SECONDS, show_spinner=False)
+def _failure(what: str, _loader: Callable[[], Any]) -> str | None:
+    """Why ``_loader`` failed (remembered ``RETRY_SECONDS``), or None once it has loaded (and its
+    own cache then keeps the data)."""
     try:
-        return loader()
+        _loader()
     except (datasets.DatasetUnavailable, ValueError, OSError) as error:
-        # The message quotes file paths, which may hold Markdown characters: show it as text.
-        st.error(f"The {what} data set could not be loaded.")
-        st.text(str(error))
-        return None
+        return str(error)
+    return None
+
+
+def _or_explain(loader: Callable[[], Any], what: str) -> Any | None:
+    why = _failure(what, loader)
+    if why is None:
+        return loader()
+    # The message quotes file paths, which may hold Markdown characters: show it as text.
+    st.error(f"The {what} data set could not be loaded.")
+    st.text(why)
+    return None
 
 
 def load_semeion() -> tuple[np.ndarray, np.ndarray] | None:
