@@ -1,7 +1,8 @@
 """What the ID3 lesson shows beside the tree: the sources' versions, the experiments, the claims.
 
 - ``textbook_id3``: the short recursive ID3 the page prints ("How it works"), built on the same
-  :func:`classic.criteria.split_scores` as the fast tree, and tested to grow the identical tree.
+  :func:`classic.criteria.split_scores` as the fast tree, with its numeric thresholds and its
+  handling of missing values, and tested to grow the identical tree (information gain, no limits).
 - The decision-tree post's own choices: its unweighted gain ``H(S) − Σ_v H(S_v)`` (a reader's
   comment on the post points out the missing weights ``|S_v|/|S|``), its hand-drawn tree for
   Arya's data, its protocol on the 1984 votes (train on the 232 complete rows, test on the 203
@@ -104,49 +105,76 @@ def unweighted_choice(X: Any, y: Any, feature_names: Sequence[str]) -> tuple[str
 
 @dataclass
 class Tree:
-    """A node of the textbook tree: a leaf's class counts, or a feature and one child per value."""
+    """A node of the textbook tree: a leaf's class counts, or a test and one child per branch.
+
+    A categorical test has a child per value; a numeric one (``threshold`` τ) a child "<=" and ">".
+    """
 
     counts: dict[str, int]
     feature: int | None = None
     children: dict[str, Tree] = field(default_factory=dict)
+    threshold: float | None = None
 
 
 def textbook_id3(rows: list, labels: list, features: set[int], gain: Callable = information_gain) -> Tree:
-    """ID3 as the post writes it: stop when pure or out of features, else split on the best gain.
+    """ID3 as the post writes it: stop when pure or out of tests, else split on the best gain.
 
-    ``rows`` are lists of values; ``gain(values, labels)`` scores a feature (ties: the lowest
-    index; a best gain of 0 makes a majority leaf).
+    ``rows`` are lists of values ("?" or NaN: missing; numbers are tested as x ≤ τ);
+    ``gain(values, labels)`` scores a test on the rows whose value is known, times their share
+    (ties: the first test; a best gain of 0 makes a leaf). Rows missing the value go down the
+    branch most rows took, as in ``classic.id3.ID3``: the two grow the same tree.
     """
     counts = {c: labels.count(c) for c in sorted(set(labels))}
-    if len(counts) == 1 or not features:
+
+    def known(j: int) -> list[int]:  # the rows whose value of feature j is neither "?" nor NaN
+        return [i for i, row in enumerate(rows) if row[j] != "?" and row[j] == row[j]]
+
+    def branch(value: Any, threshold: float | None) -> Any:  # its own value, or a number's side of τ
+        return value if threshold is None else ("<=" if value <= threshold else ">")
+
+    def tests(j: int) -> list[tuple[int, float | None]]:  # a number: τ between values whose labels differ
+        seen: dict[Any, set] = {}
+        for i in known(j):
+            seen.setdefault(rows[i][j], set()).add(labels[i])
+        if not seen or not isinstance(next(iter(seen)), int | float):
+            return [(j, None)]
+        xs = sorted(seen)
+        return [(j, (a + b) / 2) for a, b in zip(xs[:-1], xs[1:], strict=True) if len(seen[a] | seen[b]) > 1]
+
+    def score(j: int, threshold: float | None) -> float:  # the gain on the known rows, times their share
+        part = known(j)
+        values = [branch(rows[i][j], threshold) for i in part]
+        return len(part) / len(rows) * gain(values, [labels[i] for i in part]) if part else 0.0
+
+    candidates = [test for j in sorted(features) for test in tests(j)] if len(counts) > 1 else []
+    scores = [score(*test) for test in candidates]
+    if not candidates or abs(max(scores)) <= TOLERANCE:  # the post's "gain == 0" (its own gain can be < 0)
         return Tree(counts)
-    scores = {j: gain([row[j] for row in rows], labels) for j in sorted(features)}
-    best = min(j for j in scores if scores[j] >= max(scores.values()) - TOLERANCE)
-    if abs(scores[best]) <= TOLERANCE:
-        return Tree(counts)
-    node = Tree(counts, best)
-    for value in sorted({row[best] for row in rows}):
-        part = [i for i, row in enumerate(rows) if row[best] == value]
-        node.children[value] = textbook_id3(
-            [rows[i] for i in part], [labels[i] for i in part], features - {best}, gain
-        )
+    j, threshold = candidates[next(k for k, s in enumerate(scores) if s >= max(scores) - TOLERANCE)]
+    where = {i: branch(rows[i][j], threshold) for i in known(j)}
+    sizes = {b: list(where.values()).count(b) for b in sorted(set(where.values()))}
+    majority = max(sizes, key=sizes.get)  # the rows missing the value go the way most went (first largest)
+    node, left = Tree(counts, j, threshold=threshold), features - {j} if threshold is None else features
+    for value in sizes:
+        part = [i for i in range(len(rows)) if where.get(i, majority) == value]
+        node.children[value] = textbook_id3([rows[i] for i in part], [labels[i] for i in part], left, gain)
     return node
 
 
-def textbook_classify(tree: Tree, row: Sequence[str], missing_value: str = "?") -> dict[str, int]:
-    """The post's rule: class counts of the leaf reached, summed over every branch where a value is "?"."""
+def textbook_classify(tree: Tree, row: Sequence[Any]) -> dict[str, int]:
+    """The post's rule: class counts of the leaf reached, summed over every branch where a value is missing."""
     if tree.feature is None:
         return tree.counts
     value = row[tree.feature]
-    if value == missing_value:
+    if value == "?" or value != value:
         total: dict[str, int] = {}
         for child in tree.children.values():
-            for c, n in textbook_classify(child, row, missing_value).items():
+            for c, n in textbook_classify(child, row).items():
                 total[c] = total.get(c, 0) + n
         return total
-    return (
-        textbook_classify(tree.children[value], row, missing_value) if value in tree.children else tree.counts
-    )
+    key = value if tree.threshold is None else ("<=" if value <= tree.threshold else ">")
+    child = tree.children.get(key)
+    return tree.counts if child is None else textbook_classify(child, row)
 
 
 def as_textbook(model: ID3) -> Tree:
@@ -154,8 +182,13 @@ def as_textbook(model: ID3) -> Tree:
 
     def convert(node: Any) -> Tree:
         counts = {c: n for c, n in node.counts.items() if n}
-        children = {v: convert(c) for v, c in node.children.items() if c.n_samples}
-        return Tree(counts, node.feature_index if children else None, children)
+        numeric = node.threshold is not None
+        children = {
+            v.split()[0] if numeric else v: convert(c) for v, c in node.children.items() if c.n_samples
+        }
+        return Tree(
+            counts, node.feature_index if children else None, children, node.threshold if children else None
+        )
 
     return convert(model.root_)
 

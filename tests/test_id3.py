@@ -32,6 +32,7 @@ from classic.id3_lessons import (
     fit_layout,
     posts_protocol,
     representation_sizes,
+    textbook_classify,
     textbook_id3,
     unweighted_choice,
     unweighted_information_gain,
@@ -501,17 +502,35 @@ def test_the_posts_claims_on_the_votes(votes):
 def test_textbook_id3_grows_the_identical_tree(votes):
     X, y, names = votes
     keep = ~rows_with_missing(X)
+    holes, labels = datasets.moons(200, 0.3, 0)
+    holes[np.random.default_rng(0).random(holes.shape) < 0.1] = np.nan  # NaN: a missing number
     tables = [
         datasets.load_arya(),
         datasets.load_play_tennis(),
         datasets.load_has_kids(),
         datasets.load_two_tests(),
+        (X[keep], y[keep], names),
+        (X, y, names),  # all 435 votes, 203 of them with a "?"
+        (*datasets.xor(200, 0.15, 0), ["x1", "x2"]),  # numbers: thresholds, a feature tested again
+        (*datasets.spiral(300, 2, 0.1, 0), ["x1", "x2"]),
+        (holes, labels, ["x1", "x2"]),
     ]
-    tables.append((X[keep], y[keep], names))
     for X_t, y_t, names_t in tables:
-        fast = ID3().fit(X_t, y_t, names_t)
+        y_t = np.asarray(y_t).astype(str)
         slow = textbook_id3(X_t.tolist(), y_t.tolist(), set(range(X_t.shape[1])))
-        assert as_textbook(fast) == slow
+        for rule in ("fractional", "branch", "majority"):  # the rule only changes prediction
+            fast = ID3(missing=rule).fit(X_t, y_t, names_t)
+            assert as_textbook(fast) == slow, (names_t, rule)
+    assert rows_with_missing(X).sum() == 203 and ID3().fit(X, y, names).n_nodes_ == 61
+    assert any(n.threshold is not None for n in ID3().fit(holes, labels.astype(str))._iter_nodes())
+    # The post's rule on the textbook tree gives the fast tree's "branch" answers on every vote.
+    slow = textbook_id3(X.tolist(), y.tolist(), set(range(X.shape[1])))
+    totals = [textbook_classify(slow, row) for row in X.tolist()]
+    votes_here = np.array([[t.get(c, 0) for c in ("democrat", "republican")] for t in totals], dtype=float)
+    np.testing.assert_allclose(
+        votes_here / votes_here.sum(axis=1, keepdims=True),
+        ID3(missing="branch").fit(X, y, names).predict_proba(X),
+    )
     results = {(r.gain, r.missing): r.correct for r in posts_protocol(X, y)}
     fast = ID3(missing="fractional").fit(X[keep], y[keep], names)
     assert results["weighted", "fractional"] == int((fast.predict(X[~keep]) == y[~keep]).sum())

@@ -351,6 +351,10 @@ def test_how_it_works_shows_the_textbook_id3_and_the_scoring_function():
     at = open_page("decision-tree")
     code = " ".join(c.value for c in at.code)
     assert "def textbook_id3" in code and "def split_scores" in code
+    assert "where.get(i, majority)" in code  # the printed ID3 sends rows missing a value the majority way
+    assert "all 435 votes (“?” included)" in " ".join(
+        m.value for m in at.markdown
+    )  # tests/test_id3.py proves it
     X, y, _ = datasets.load_has_kids()
     assert math.isclose(criteria.information_gain(X[:, 0], y), 0.3113, abs_tol=5e-5)
 
