@@ -36,6 +36,7 @@ PAGES = [
 ]
 
 page = st.navigation(PAGES)
+url.record_link()
 present.toggle()
 page.run()
 # After every page's widgets: a note for each link value Streamlit could not use (a page that

@@ -27,6 +27,7 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 _AT_START = "_url_params_at_start"
+_BEFORE_APP = "_url_params_before_app"
 _SLOT = "_url_note_slot"
 SHOWN_CHARACTERS = 40
 SHOWN_NOTES = 5
@@ -84,17 +85,27 @@ def _drop_non_finite_numbers() -> None:
                 params.remove_param(key)
 
 
+def _params() -> dict[str, list[str]]:
+    return {key: st.query_params.get_all(key) for key in st.query_params}
+
+
+def record_link() -> None:
+    """Record the link before app.py's own widget (the presentation toggle), which drops a value
+    it cannot read from the URL before the page runs (called by app.py first thing)."""
+    st.session_state[_BEFORE_APP] = _params()
+
+
 def start_page() -> None:
     """Record the run's query parameters and keep the note's slot at the top of the page."""
-    st.session_state[_AT_START] = {key: st.query_params.get_all(key) for key in st.query_params}
+    st.session_state[_AT_START] = {**st.session_state.pop(_BEFORE_APP, {}), **_params()}
     st.session_state[_SLOT] = st.empty()
     _drop_non_finite_numbers()
 
 
 def _means(text: str, value: Any) -> bool:
     """Whether the URL text ``text`` stands for the widget value ``value``."""
-    if isinstance(value, bool):
-        return text.lower() == str(value).lower()
+    if isinstance(value, bool):  # "1", "yes" and "on" too: a teacher types ?present=1
+        return text.lower() in (("true", "1", "yes", "on") if value else ("false",))
     if isinstance(value, (int, float)):
         try:
             number = float(text)

@@ -235,3 +235,20 @@ def test_a_page_that_stops_early_still_notes_the_ignored_link_values(page, stopp
     assert_no_exception(at)
     notes = [i.value for i in at.info if "could not be used" in i.value]
     assert len(notes) == 1 and f"`{bad}=abc`" in notes[0]
+
+
+@pytest.mark.parametrize(
+    ("value", "on", "noted"), [("abc", False, True), ("1", True, False), ("true", True, False)]
+)
+def test_the_presentation_link_value_is_noted_when_it_cannot_be_read(value, on, noted):
+    """``present`` belongs to app.py's toggle, which drops an unreadable value before the page
+    records the link: it is noted all the same; a teacher's ``present=1`` turns it on, unnoted."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params["present"] = value
+    at.run()
+    assert_no_exception(at)
+    assert at.session_state["present"] is on
+    notes = [i.value for i in at.info if "could not be used" in i.value]
+    assert notes == ([notes[0]] if noted else []) and (not noted or "`present=abc`" in notes[0])
