@@ -21,8 +21,8 @@ representation_sizes = st.cache_data(show_spinner=False)(id3_lessons.representat
 lesson_steps = st.cache_data(show_spinner=False)(lesson.try_this_steps)
 
 
-# Bounded: a tree grown on a 4 000-row upload keeps about 0.1 GB of split tables.
-@st.cache_resource(max_entries=16, ttl=3600, show_spinner="Growing the tree…")
+# Bounded: a tree grown on the largest upload keeps about 55 MB of split tables (8 ≈ 0.44 GB).
+@st.cache_resource(max_entries=8, ttl=3600, show_spinner="Growing the tree…")
 def grow(data: tuple, params: dict, prune: bool, fraction: float, seed: int, _X, _y, _names) -> tuple:
     """The fitted tree and its player steps, shared by reruns and sessions (``data`` names the table)."""
     tree = lesson.new_tree(params, prune, fraction, seed).fit(_X, _y, _names)

@@ -29,7 +29,8 @@ NAMES = ["class 0", "class 1"]
 TABS = ["Every update", "When no line will do", "Does it generalise?", "More points, more mistakes?"]
 
 
-@st.cache_data(max_entries=256, show_spinner="Computing…")
+# Bounded: a fit on 1000 noisy points at 200 passes keeps ~100 000 updates (about 4 MB).
+@st.cache_data(max_entries=64, show_spinner="Computing…")
 def compute(what: str, *args, **kwargs):
     """A cached result of ``classic`` (one wrapper, since the page's functions are rebuilt each run)."""
     found = viz.try_this_steps if what == "steps" else getattr(pc, what, None) or getattr(lessons, what)
