@@ -144,11 +144,14 @@ def spiral(n: int = 300, n_classes: int = 2, noise: float = 0.1, random_state: R
 def stretched_clusters(
     n_per_class: int = 50, factor: float = 100.0, random_state: RandomState = None
 ) -> Points:
-    """Two classes told apart by x₂ alone, with x₁ pure noise measured in units ``factor`` times
-    smaller (the notes' shoe size in millimetres next to a height in metres).
+    """Two classes told apart by x₂ alone (Gaussian clusters centred at x₂ = ∓1.5, σ = 1), with
+    x₁ pure noise around 0 whose σ is ``factor`` (``factor`` times x₂'s within a class).
 
-    Without scaling, distances are dominated by the irrelevant x₁ and k-NN does badly;
-    standardising the features fixes it.
+    It stands for the notes' shoe-size example: the label is the shoe size, the features are
+    height and weight, and weight's much larger range swamps height in the distance. x₁ plays
+    weight (the wide feature, here irrelevant), x₂ height (the narrow one that decides).
+    Without scaling, distances are dominated by x₁ and k-NN does badly; standardising the
+    features fixes it.
     """
     if not np.isfinite(factor) or factor <= 0:
         raise ValueError(f"factor must be a finite number > 0, got {factor!r}")

@@ -2,6 +2,7 @@
 
 import numpy as np
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from classic.knn import METRICS, WEIGHTS, KNNClassifier, knn_textbook, metric_suits, minkowski_p, vote
 from classic.viz import knn as view
@@ -66,13 +67,16 @@ with st.sidebar:
     p = st.slider("p (Minkowski)", 1.0, 10.0, 3.0, 0.5, key="knn_p", disabled=metric != "minkowski", **bound)
     scaling = st.selectbox("Scaling", list(lesson.SCALERS), key="knn_scaling", **bound)
     scale, offset = lesson.scaling(scaling, X)
-    edit = st.selectbox(
-        "Edited k-NN (the post's first enhancement)", list(lesson.EDITS), key="knn_edit", **bound
-    )
+    edit = st.selectbox(lesson.EDIT_LABEL, list(lesson.EDITS), key="knn_edit", **bound)
     kept = edited((X - offset) / scale, y_all, edit, metric, p)
-    if st.session_state.get("knn_k", 1) > len(kept):
-        st.session_state.knn_k = len(kept)
-    k = st.slider("k (neighbours)", 1, len(kept), min(8, len(kept)), key="knn_k", **bound)
+    ss, n = st.session_state, len(kept)
+    if "knn_k_set" in ss or ss.get("knn_k", 1) > n:
+        ss.knn_k = min(ss.pop("knn_k_set", n), n)
+    wanted, remade, ss.knn_k_max = ss.get("knn_k"), ss.get("knn_k_max", n) != n, n
+    k = st.slider("k (neighbours)", 1, n, min(8, n), key="knn_k", **bound)
+    if remade and wanted not in (None, k) and not getattr(get_script_run_ctx(), "is_history_navigation", 0):
+        ss.knn_k_set = wanted  # a new n remade the slider: it took the link's k over a Try-this k
+        st.rerun()
     weights = st.selectbox("Weights", WEIGHTS, key="knn_weights", help="1, 1/d, 1/d², exp(−d²/h²)", **bound)
     h = st.slider("Bandwidth h", 0.05, 5.0, 1.0, key="knn_bandwidth", disabled=weights != "gaussian", **bound)
     kd_ok = minkowski_p(metric, p) is not None
@@ -120,7 +124,7 @@ with left:
         st.caption(edit_accuracy((X_all - offset) / scale, y_all, edit, seed, params))
 if not (suits := metric_suits(metric, Xs))[0]:
     top.warning(suits[1])
-if lesson.ties_possible(y, k):
+if lesson.ties_possible(Xs, y, k, weights, metric, p):
     top.info(lesson.TIE_NOTE)
 
 accuracy_tab, tree_tab = st.tabs(
@@ -128,13 +132,13 @@ accuracy_tab, tree_tab = st.tabs(
 )
 if accuracy_tab.open:
     spec, best_k, best = accuracy(Xs, y, seed, metric, p, weights, h)
-    accuracy_tab.vega_lite_chart(spec, width="stretch", alt=lesson.ACCURACY_ALT)
+    present.chart(accuracy_tab, spec, width="stretch", alt=lesson.ACCURACY_ALT)
     accuracy_tab.write(lesson.accuracy_note(best_k, best))
 if tree_tab.open and not kd_ok:
     tree_tab.info(lesson.KDTREE_METRICS)
 elif tree_tab.open:
     spec, visited, depth = kdtree(X, y, scale, offset, query, k, minkowski_p(metric, p), class_names)
-    tree_tab.vega_lite_chart(spec, width="stretch", alt=lesson.KDTREE_ALT)
+    present.chart(tree_tab, spec, width="stretch", alt=lesson.KDTREE_ALT)
     tree_tab.metric(
         "Distances measured for this query", f"{visited} of {len(X)}", f"brute force: {len(X)}", "off"
     )

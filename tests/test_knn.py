@@ -481,3 +481,65 @@ def test_estimator_contract_with_sklearn_tools(blobs):
         KNNClassifier(3)
     with pytest.raises(NotFittedError):
         KNNClassifier().predict(X)
+
+
+# --- When the page says a vote can tie (classic.viz.knn_lesson.ties_possible) ----------------
+
+
+def _tied_cells(X, y, k, weights="uniform"):
+    """How many cells of the page's map grid the library's vote calls tied."""
+    from classic.viz.knn import view_grid
+
+    return int(KNNClassifier(k=k, weights=weights).fit(X, y).decide(view_grid(X)[2]).tied.sum())
+
+
+def test_ties_possible_on_three_clusters_and_two_classes_at_odd_k():
+    from classic.viz import knn_lesson as lesson
+
+    X, y = lesson.lesson_data(lesson.CLUSTERS, 100, 3, 0)
+    assert np.bincount(y).tolist() == [34, 33, 33]
+    for k in (5, 7):  # the old rule said no: 3 does not divide k and the classes differ in size
+        assert lesson.ties_possible(X, y, k) and _tied_cells(X, y, k) > 0
+    X, y = lesson.lesson_data("Moons", 200, 2, 0)
+    for k in (1, 3, 5, 51):  # the old rule said yes: 100 + 100 points
+        assert not lesson.ties_possible(X, y, k) and _tied_cells(X, y, k) == 0
+    assert lesson.ties_possible(X, y, 2) and _tied_cells(X, y, 2) > 0
+
+
+def test_ties_possible_is_never_false_where_the_map_has_a_tie():
+    """Over data sets, class counts and k: a tied cell on the map implies the note, and the
+    count rule equals an enumeration of every vote k neighbours can cast."""
+    import itertools
+
+    from classic.viz import knn_lesson as lesson
+
+    for name, n, n_classes in [
+        (lesson.POST, 100, 2),
+        (lesson.CLUSTERS, 100, 3),
+        ("Spiral", 60, 4),
+        ("XOR", 40, 2),
+    ]:
+        X, y = lesson.lesson_data(name, n, n_classes, 1)
+        for k in (1, 2, 3, 4, 5, 6, 9, len(X) - 1, len(X)):
+            if _tied_cells(X, y, k):
+                assert lesson.ties_possible(X, y, k), (name, k)
+    for counts in ([3, 3], [5, 2], [2, 2, 1], [4, 1, 1], [6, 4], [3, 3, 3]):
+        y = np.repeat(np.arange(len(counts)), counts)
+        for k in range(1, len(y) + 1):
+            votes = [v for v in itertools.product(*(range(c + 1) for c in counts)) if sum(v) == k]
+            can_tie = any(sorted(v)[-1] == sorted(v)[-2] for v in votes)
+            assert lesson.ties_possible(np.zeros((len(y), 2)), y, k) == can_tie, (counts, k)
+
+
+def test_weighted_votes_tie_over_areas_only_with_points_at_distance_zero():
+    from classic.viz import knn_lesson as lesson
+
+    X, y = lesson.lesson_data(lesson.POST, 100, 2, 0)
+    for weights in ("distance", "distance2", "gaussian"):
+        assert not lesson.ties_possible(X, y, 8, weights) and _tied_cells(X, y, 8, weights) == 0
+        assert lesson.ties_possible(X, y, 8, weights, "hamming")
+    # The same point twice, once in each class: it is always as near as itself.
+    X2, y2 = np.vstack([X, X[:1]]), np.append(y, 1 - y[0])
+    assert lesson.ties_possible(X2, y2, 2, "distance") and _tied_cells(X2, y2, 2, "distance") > 0
+    for k in (1, 3):  # one against one, plus a third neighbour's weight (> 0) at k = 3
+        assert not lesson.ties_possible(X2, y2, k, "distance") and _tied_cells(X2, y2, k, "distance") == 0

@@ -2,9 +2,9 @@
 
 The data-set menu (the post's two clusters, the generated shapes, the unscaled weight and
 height, the user's own points) with where each one's query starts; the scaling and editing
-menus (Wilson's and Hart's edited k-NN); the sentences that put numbers in context (the query's
-prediction and its tie, the accuracy curves, ties, the k-d tree's depth against the notes'
-claim); the "Try this" steps, each answer computed by the library; the "How it works" formulas
+menus (Wilson's editing, the post's edited k-NN, and Hart's condensing, not from the post);
+the sentences that put numbers in context (the query's prediction and its tie, when a vote
+can tie, the accuracy curves, the k-d tree's depth against the notes' claim); the "Try this" steps, each answer computed by the library; the "How it works" formulas
 and the figures' alt text. Pure Python over ``classic``: no Streamlit, no drawing (the figures
 and the player's data are in :mod:`classic.viz.knn`).
 """
@@ -90,9 +90,10 @@ def scaling(name: str, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 EDITS = {
     "none": None,
-    "Wilson: drop the points their 3 neighbours out-vote": "wilson",
-    "Hart: keep a subset that 1-NN gets all right": "hart",
+    "Wilson's editing (the post's edited k-NN): drop the points their 3 neighbours out-vote": "wilson",
+    "Hart's condensing (not from the post; keeps the boundary): a subset 1-NN gets all right": "hart",
 }
+EDIT_LABEL = "Thin the training points (edited or condensed k-NN)"
 
 
 def edited(X: np.ndarray, y: np.ndarray, edit: str, metric: str, p: float) -> np.ndarray:
@@ -171,15 +172,45 @@ def clip_query(qx: float, qy: float) -> tuple[np.ndarray, str | None]:
 
 
 TIE_NOTE = (
-    f"Ties can happen here (classes of equal size, or k a multiple of the number of classes): {TIE_RULE}, "
-    "on the map, in the prediction and in the accuracy alike."
+    f"A vote can tie at this k: {TIE_RULE}, on the map (the greyed cells), in the prediction and in "
+    "the accuracy alike."
 )
 
 
-def ties_possible(y: np.ndarray, k: int) -> bool:
-    """Whether a vote can tie: classes of equal size, or k a multiple of the number of classes."""
+def ties_possible(
+    X: np.ndarray, y: np.ndarray, k: int, weights: str = "uniform", metric: str = "euclidean", p: float = 2
+) -> bool:
+    """Whether the k-NN vote on these points can tie over part of the map (the page then states
+    the tie rule). ``X`` as the classifier sees it (scaled), ``y`` class indices.
+
+    Uniform weights: the vote is a count, and two classes can share the top count t when some
+    t ≤ k/2 leaves at least two classes with t points or more and the class counts, each capped
+    at t, add up to k or more. With many points per class that is k ≥ 2 and (k even or 3
+    classes or more): two classes at odd k never tie. At k = n every cell holds the whole
+    count, so only equal largest classes tie (50 + 50 do, 34 + 33 + 33 do not).
+
+    Weighted votes (1/d, 1/d², Gaussian) are sums of different real numbers, equal only where
+    distances coincide. A query exactly halfway between neighbours of different classes ties,
+    but such places are lines or points, not areas, and the note is not shown for them (the
+    prediction still says "a tie" if the query sits on one). Areas tie only where the tied
+    classes' neighbours sit at equal distances from every query there: under Hamming, whose
+    distances between continuous points are almost all 1, so the weights are equal and the
+    uniform rule applies; or when points of different classes are at distance 0 from each
+    other (duplicates, or one direction under the cosine metric), and then only at even k if
+    there are two classes (True there: a necessary condition, not a promise).
+    """
+    y = np.asarray(y)
     counts = np.bincount(y)
-    return len(np.unique(counts)) == 1 or k % len(counts) == 0
+    counts = counts[counts > 0]
+    if k < 2 or len(counts) < 2:
+        return False
+    if weights != "uniform" and metric != "hamming":
+        distances = pairwise_distances(X, X, metric, p)
+        coincide = np.any((y[:, None] != y[None, :]) & (distances <= 1e-12))
+        return bool(coincide and (len(counts) >= 3 or k % 2 == 0))
+    return any(
+        np.count_nonzero(counts >= t) >= 2 and np.minimum(counts, t).sum() >= k for t in range(1, k // 2 + 1)
+    )
 
 
 def _grid_votes(X, y, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -191,13 +222,31 @@ def _grid_votes(X, y, k: int) -> tuple[np.ndarray, np.ndarray]:
     return winner, tied
 
 
+def _pick(options: list[str], holds: list[bool]) -> str:
+    """The one option whose condition holds (a ValueError if none or several: the options need
+    rewording, never a typed answer)."""
+    chosen = [option for option, ok in zip(options, holds, strict=True) if ok]
+    if len(chosen) != 1:
+        raise ValueError(f"{len(chosen)} options hold among {options}")
+    return chosen[0]
+
+
+def _view(name: str, **values) -> dict:
+    """A step's setup: the plain k-NN (Euclidean, uniform, unscaled, unedited, seed 0) on the data
+    set ``name`` with its query where a new data set starts it, then ``values``."""
+    plain = dict(
+        knn_metric="euclidean", knn_weights="uniform", knn_scaling="none", knn_edit="none", knn_seed=0
+    )
+    return dict(plain, knn_data=name, **start_query(name), **values)
+
+
 def try_this_steps() -> list[dict]:
     """The page's "Try this" steps, each answer and its why computed with the library.
 
-    Each step is a dict of :class:`pages._ui.lesson.Step`'s fields.
+    Each step is a dict of :class:`pages._ui.lesson.Step`'s fields. The map greys a tied cell
+    (and colours it by the nearest tied neighbour's class), so the answers about the map say
+    what the library's :func:`~classic.knn.vote` says of every cell: its winner and its tie flag.
     """
-    plain = {"knn_metric": "euclidean", "knn_weights": "uniform", "knn_scaling": "none", "knn_seed": 0}
-    moons = dict(plain, knn_data="Moons", knn_points=200)
     X, y = lesson_data("Moons", 200, 2, 0)
     a1, a51 = (KNNClassifier(k=k).fit(X, y).score(X, y) for k in (1, 51))
     smooth = [
@@ -207,13 +256,16 @@ def try_this_steps() -> list[dict]:
     ]
     w1, _ = _grid_votes(X, y, 1)
     w2, tied2 = _grid_votes(X, y, 2)
-    same2 = float(np.mean(w1 == w2))
-    two = ["Not at all", "Parts turn grey: undecided ties", "It smooths out"]
+    same2 = np.all(w1 == w2)
+    two = [
+        "Not at all: the same map",
+        "Same colours, but some cells turn grey: tied votes",
+        "New colours: it smooths out",
+    ]
     ks = np.arange(1, 61)
     loo = leave_one_out_accuracy(X, y, ks)
     best = int(ks[np.argmax(loo)])
     picks = ["k = 1", "a k from 2 to 25", "a k above 25"]
-    pick = picks[0] if best == 1 else picks[1] if best <= 25 else picks[2]
 
     Xu, yu = lesson_data(UNSCALED, 200, 2, 0)
     spread = Xu.std(axis=0)
@@ -224,67 +276,81 @@ def try_this_steps() -> list[dict]:
     Xp, yp = lesson_data(POST, 100, 2, 0)
     wn, tiedn = _grid_votes(Xp, yp, 100)
     wp1, _ = _grid_votes(Xp, yp, 1)
-    full = ["One colour: the majority", "The k = 1 map again", "Grey everywhere: undecided"]
-    full_answer = full[1] if np.all(wn == wp1) else full[0]
-    hamming = pairwise_distances([[-3.0, 0.0]], Xp, "hamming")
+    full = [
+        "One colour, no grey: the majority class everywhere",
+        "The k = 1 map's colours, with no grey",
+        "Grey everywhere, over the k = 1 map's colours",
+    ]
+    as_one = np.all(wn == wp1)
+    query = np.array([list(DEFAULT_QUERY[POST])])
+    hamming = pairwise_distances(query, Xp, "hamming")
     distinct = len(np.unique(hamming))
     counts = ["One: every point is equally far", "Two or three", "About as many as there are points"]
 
     return [
         dict(
             title="From k = 1 to k = 51 on the moons",
-            setup=dict(moons, knn_k=51),
+            setup=_view("Moons", knn_points=200, knn_k=51),
             question="Scrub k from 1 to 51: what does the boundary do?",
             options=smooth,
-            answer=smooth[0] if a51 < a1 else smooth[2],
+            answer=_pick(smooth, [a51 < a1, a51 > a1, a51 == a1]),
             why=f"Training accuracy is {a1:.0%} at k = 1 (each point is its own nearest neighbour) and "
             f"{a51:.0%} at k = 51: every cell now follows the majority of a wider neighbourhood.",
         ),
         dict(
             title="k = 2 after k = 1",
-            setup=dict(moons, knn_k=2),
+            setup=_view("Moons", knn_points=200, knn_k=2),
             question="With two classes, how does the map change from k = 1 to k = 2?",
             options=two,
-            answer=two[0] if same2 == 1.0 else two[2],
-            why=f"A 1–1 vote is a tie ({tied2.mean():.0%} of the cells here), and a tie goes to the class of "
-            f"the nearest tied neighbour, which is the 1-NN answer: {same2:.0%} of the cells agree. "
-            "An odd k avoids ties between two classes.",
+            answer=_pick(two, [same2 and not tied2.any(), same2 and tied2.any(), not same2]),
+            why=f"Where the two neighbours disagree the vote is 1–1, a tie: {tied2.mean():.1%} of the cells "
+            "here, greyed on the map. A tie goes to the class of the nearest tied neighbour, which is the "
+            f"1-NN answer, so {np.mean(w1 == w2):.0%} of the cells keep their k = 1 colour. An odd k avoids "
+            "ties between two classes.",
         ),
         dict(
             title="The best k",
-            setup=dict(moons, knn_k=best),
+            setup=_view("Moons", knn_points=200, knn_k=best),
             question="Which k does leave-one-out accuracy pick on the moons (k up to 60)?",
             options=picks,
-            answer=pick,
+            answer=_pick(picks, [best == 1, 2 <= best <= 25, best > 25]),
             why=f"k = {best}: {loo.max():.1%} of the points are classified right by the others, against "
             f"{loo[0]:.1%} at k = 1 (too jumpy) and {loo[-1]:.1%} at k = 60 (too smooth).",
         ),
         dict(
             title="Which feature decides without scaling?",
-            setup=dict(plain, knn_data=UNSCALED, knn_points=200, knn_k=5),
+            setup=_view(UNSCALED, knn_points=200, knn_k=5),
             question="Weight (x₁) and height (x₂), unscaled: which one decides who is near?",
             options=features,
-            answer=features[0] if spread[0] > spread[1] else features[1],
+            answer=_pick(features, [spread[0] > spread[1], spread[0] < spread[1], spread[0] == spread[1]]),
             why=f"x₁ spreads {spread[0] / spread[1]:.0f}× wider than x₂, so it dominates every distance, "
             f"though only x₂ tells the classes apart: leave-one-out accuracy at k = 5 is {unscaled:.0%} "
             f"unscaled and {standard:.0%} standardised.",
         ),
         dict(
             title="k = n on the post's 50 + 50 points",
-            setup=dict(plain, knn_data=POST, knn_points=100, knn_k=100),
+            setup=_view(POST, knn_points=100, knn_k=100),
             question="Every point votes (k = 100). What does the map show?",
             options=full,
-            answer=full_answer,
-            why=f"Every vote is 50–50 ({tiedn.mean():.0%} of the cells tied), so the nearest tied "
-            f"neighbour decides: that is the nearest neighbour, and the map equals k = 1 on "
-            f"{np.mean(wn == wp1):.0%} of the cells.",
+            answer=_pick(
+                full,
+                [
+                    len(np.unique(wn)) == 1 and not tiedn.any(),
+                    as_one and not tiedn.any(),
+                    as_one and tiedn.all(),
+                ],
+            ),
+            why=f"Every vote is 50–50: {tiedn.mean():.0%} of the cells are tied, so all are greyed. The "
+            "nearest tied neighbour decides each one, and that is the nearest neighbour: the colours are "
+            f"the k = 1 map's on {np.mean(wn == wp1):.0%} of the cells.",
         ),
         dict(
             title="Hamming distance on continuous points",
-            setup=dict(plain, knn_data=POST, knn_points=100, knn_k=8, knn_metric="hamming"),
-            question="How many different Hamming distances are there from the query (−3, 0) to the 100 points?",
+            setup=_view(POST, knn_points=100, knn_k=8, knn_metric="hamming"),
+            question=f"How many different Hamming distances are there from the query ({query[0, 0]:g}, "
+            f"{query[0, 1]:g}) to the 100 points?".replace("-", "−"),
             options=counts,
-            answer=counts[0] if distinct == 1 else counts[1] if distinct <= 3 else counts[2],
+            answer=_pick(counts, [distinct == 1, 2 <= distinct <= 3, distinct > 3]),
             why=f"{distinct} distinct value(s): {', '.join(f'{d:g}' for d in np.unique(hamming))}. Hamming "
             "counts the coordinates that differ, and continuous coordinates almost never coincide, so the "
             "'nearest' points are an arbitrary pick: Hamming is for binary or categorical features.",

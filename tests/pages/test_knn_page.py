@@ -10,6 +10,7 @@ from conftest import assert_no_exception, open_page
 from classic.knn import METRICS, TIE_RULE, WEIGHTS, KNNClassifier, knn_textbook, pairwise_distances, vote
 from classic.viz import knn as view
 from classic.viz import knn_lesson as lesson
+from pages._ui.points import decode_points, encode_points
 
 
 @pytest.fixture(scope="module")
@@ -180,22 +181,101 @@ def test_your_points_start_with_twelve_and_a_click_can_add():
     assert payload(at)[0]["mode"] == "add"
 
 
+def _expected_answers() -> list[str]:
+    """Every Try-this answer recomputed here from the library alone (the options are the
+    lesson's; which one is right is decided by what the library and the map say)."""
+    steps = lesson.try_this_steps()
+    X, y = lesson.lesson_data("Moons", 200, 2, 0)
+    _, _, grid = view.view_grid(X)
+    a1, a51 = (KNNClassifier(k=k).fit(X, y).score(X, y) for k in (1, 51))
+    one, two = (KNNClassifier(k=k).fit(X, y).decide(grid) for k in (1, 2))
+    same = bool(np.all(one.label == two.label))
+    # Leave-one-out by refitting without each point, for k = 1..60.
+    right = np.zeros(60)
+    for i in range(len(X)):
+        rest = np.arange(len(X)) != i
+        model = KNNClassifier(k=60).fit(X[rest], y[rest])
+        distances, indices = model.kneighbors(X[i : i + 1])
+        for k in range(1, 61):
+            winner = vote(model.y_[indices[:, :k]], distances[:, :k], 2)[0][0]
+            right[k - 1] += model.classes_[winner] == y[i]
+    best = int(np.argmax(right)) + 1
+    Xu, _ = lesson.lesson_data(lesson.UNSCALED, 200, 2, 0)
+    Xp, yp = lesson.lesson_data(lesson.POST, 100, 2, 0)
+    _, _, grid_p = view.view_grid(Xp)
+    everyone = KNNClassifier(k=100).fit(Xp, yp).decide(grid_p)
+    nearest = KNNClassifier(k=1).fit(Xp, yp).predict(grid_p)
+    hamming = np.unique(pairwise_distances([[-3.0, 0.0]], Xp, "hamming"))
+    chosen = [
+        0 if a51 < a1 else 2,
+        1 if same and two.tied.any() else 0 if same else 2,
+        0 if best == 1 else 1 if best <= 25 else 2,
+        0 if Xu[:, 0].std() > Xu[:, 1].std() else 1,
+        2 if everyone.tied.all() and np.all(everyone.label == nearest) else 1,
+        0 if len(hamming) == 1 else 1 if len(hamming) <= 3 else 2,
+    ]
+    return [step["options"][c] for step, c in zip(steps, chosen, strict=True)]
+
+
 def test_every_try_this_reveal_matches_the_library():
     at = open_page("knn")
     steps = lesson.try_this_steps()
-    for i, step in enumerate(steps, start=1):
-        at.radio(key=f"knn_try_{i}").set_value(step["answer"]).run()
-        assert any(step["answer"] in s.value for s in at.success)
-    # Recomputed here with the library alone.
+    expected = _expected_answers()
+    assert len(steps) == len(expected) == 6
+    for i, (step, answer) in enumerate(zip(steps, expected, strict=True), start=1):
+        at.radio(key=f"knn_try_{i}").set_value(answer).run()
+        assert any(s.value == f"Right: **{answer}**. {step['why']}" for s in at.success), (i, answer)
+    # The map greys every tied cell: the k = 2 answer says some turn grey, the k = n one all.
+    assert "grey" in expected[1] and "Grey everywhere" in expected[4]
     X, y = lesson.lesson_data("Moons", 200, 2, 0)
-    _, _, grid = view.view_grid(X)
-    one, two = (KNNClassifier(k=k).fit(X, y).predict(grid) for k in (1, 2))
-    assert (steps[1]["answer"] == "Not at all") == bool(np.all(one == two))
-    Xp, yp = lesson.lesson_data(lesson.POST, 100, 2, 0)
-    assert np.unique(pairwise_distances([[-3.0, 0.0]], Xp, "hamming")).tolist() == [1.0]
-    assert steps[5]["answer"].startswith("One")
-    Xu, _ = lesson.lesson_data(lesson.UNSCALED, 200, 2, 0)
-    assert steps[3]["answer"].startswith("x₁") and Xu[:, 0].std() > 10 * Xu[:, 1].std()
+    share = KNNClassifier(k=2).fit(X, y).decide(view.view_grid(X)[2]).tied.mean()
+    assert 0 < share < 0.2 and f"{share:.1%} of the cells" in steps[1]["why"]
+    assert "100% of the cells are tied" in steps[4]["why"]
+
+
+def test_every_try_this_setup_gives_the_view_its_question_is_about():
+    at = open_page("knn")
+    steps = lesson.try_this_steps()
+    for i, step in enumerate(steps, start=1):
+        # A view far from the step's: other data, a moved query, weights, an editing.
+        at.selectbox(key="knn_data").set_value("XOR").run()
+        at.number_input(key="knn_qx").set_value(1.5)
+        at.number_input(key="knn_qy").set_value(-1.25)
+        at.selectbox(key="knn_weights").set_value("distance")
+        at.selectbox(key="knn_edit").set_value(list(lesson.EDITS)[1]).run()
+        at.button(key=f"knn_try_{i}_setup").click().run()
+        assert_no_exception(at)
+        for key, value in step["setup"].items():
+            assert at.session_state[key] == value, (i, key)
+        header, _ = payload(at)
+        assert header["k"] == step["setup"]["knn_k"] and header["n"] == step["setup"]["knn_points"]
+        assert header["query"] == [step["setup"]["knn_qx"], step["setup"]["knn_qy"]]
+        assert not header["droppedLabels"] and not header["weighted"]
+    # The Hamming step asks about the query (−3, 0): its view has that query.
+    assert "(−3, 0)" in steps[5]["question"] and payload(at)[0]["query"] == [-3.0, 0.0]
+    assert payload(at)[0]["metric"] == "hamming"
+    # 100 points then 200: the remade k slider took the link's k = 100 over the step's k.
+    for i in (5, 3):
+        at.button(key=f"knn_try_{i}_setup").click().run()
+        assert at.slider(key="knn_k").value == payload(at)[0]["k"] == steps[i - 1]["setup"]["knn_k"]
+
+
+def test_the_tie_note_follows_the_classes_and_k():
+    at = open_page("knn")
+    at.selectbox(key="knn_data").set_value(lesson.CLUSTERS).run()
+    at.slider(key="knn_classes").set_value(3)
+    at.slider(key="knn_k").set_value(5).run()
+    header, _ = payload(at)
+    X, y = np.array(header["points"]).reshape(-1, 2), np.array(header["labels"])
+    assert np.bincount(y).tolist() == [34, 33, 33]
+    assert KNNClassifier(k=5).fit(X, y).decide(view.view_grid(X)[2]).tied.sum() > 0
+    assert any(TIE_RULE in i.value for i in at.info)
+    at.selectbox(key="knn_data").set_value("Moons").run()
+    for k, note in ((5, False), (6, True)):
+        at.slider(key="knn_k").set_value(k).run()
+        assert any(TIE_RULE in i.value for i in at.info) == note, k
+    at.selectbox(key="knn_weights").set_value("distance").run()
+    assert not any(TIE_RULE in i.value for i in at.info)  # 1/d totals tie on lines only
 
 
 def test_the_textbook_knn_shown_predicts_what_the_fast_one_does():
@@ -240,3 +320,40 @@ def test_the_map_for_slides_is_built_as_a_png():
         X, y, KNNClassifier(k=100).fit(X, y), np.ones(2), np.zeros(2), ["a", "b"], "k = 100"
     )
     assert png.startswith(b"\x89PNG")
+
+
+def test_the_editing_menu_credits_the_post_with_wilsons_editing_only():
+    at = open_page("knn")
+    menu = at.selectbox(key="knn_edit")
+    assert menu.label == lesson.EDIT_LABEL and "enhancement" not in menu.label
+    wilson, hart = (next(o for o in menu.options if o.startswith(name)) for name in ("Wilson", "Hart"))
+    assert "the post's" in wilson and "not from the post" in hart and "keeps the boundary" in hart
+
+
+def test_your_points_from_a_csv_file_a_bad_file_and_the_link():
+    at = open_page("knn", params={"knn_data": lesson.YOURS})
+    assert_no_exception(at)
+    csv = b"x1,x2,label\n0,0,red\n1,0.5,blue\n0.25,1,red\n-1,2,green\n"
+    at.get("file_uploader")[0].upload("mine.csv", csv, "text/csv").run()
+    assert_no_exception(at)
+    header, _ = payload(at)
+    assert header["points"] == [0.0, 0.0, 1.0, 0.5, 0.25, 1.0, -1.0, 2.0]
+    assert header["n"] == 4 and len(set(header["labels"])) == 3
+    assert header["labels"][0] == header["labels"][2] != header["labels"][1]
+    assert "· 4 points" in facts(at)
+    link = at.query_params["knn_user_points"]
+    assert (
+        decode_points(link if isinstance(link, str) else link[-1], 5)[0].ravel().tolist() == header["points"]
+    )
+    at.get("file_uploader")[0].upload("bad.csv", b"x1,x2,label\nabc,0,a\n1,1,b\n", "text/csv").run()
+    assert_no_exception(at)
+    assert any(e.value.startswith("`bad.csv` could not be read") for e in at.error)
+    assert payload(at)[0]["n"] == 4  # the points stay as they were
+    # A link with points: they arrive on the page as they were written.
+    X, y = lesson.starter_points()
+    X, y = np.vstack([X, [[3.5, -1.25]]]), np.append(y, 2)
+    at = open_page("knn", params={"knn_data": lesson.YOURS, "knn_user_points": encode_points(X, y)})
+    assert_no_exception(at)
+    header, _ = payload(at)
+    assert header["points"] == X.round(2).ravel().tolist() and header["labels"] == y.tolist()
+    assert "· 13 points" in facts(at) and not at.warning
