@@ -209,8 +209,9 @@ class ProtocolResult:
     """The post's test under one setting.
 
     ``correct`` rows are predicted right (a tied vote goes to the first class in sorted order);
-    ``ties`` rows had a tied vote, ``tied_right`` of them counted right by that rule. The post's
-    Python 2 code broke ties by its dict order instead (on the votes: republican first).
+    ``ties`` rows had a tied vote, ``tied_right`` of them counted right by that rule; ``tied_rows``
+    are their row numbers in the whole table (from 1) and ``tied_labels`` their true classes. The
+    post's Python 2 code broke ties by its dict order instead (on the votes: republican first).
     """
 
     gain: str
@@ -219,10 +220,17 @@ class ProtocolResult:
     ties: int
     tied_right: int
     total: int
+    tied_rows: tuple[int, ...] = ()
+    tied_labels: tuple[str, ...] = ()
 
     @property
     def accuracy(self) -> float:
         return self.correct / self.total
+
+    @property
+    def correct_other_tie_order(self) -> int:
+        """Rows right when every tie goes the other way (two classes: the post's order, republican first)."""
+        return self.correct - self.tied_right + (self.ties - self.tied_right)
 
 
 def posts_protocol(X: Any, y: Any) -> list[ProtocolResult]:
@@ -248,8 +256,9 @@ def posts_protocol(X: Any, y: Any) -> list[ProtocolResult]:
             guess = np.array(classes)[totals.argmax(axis=1)]
             tied = (totals == totals.max(axis=1, keepdims=True)).sum(axis=1) > 1
             right = guess == y[missing]
-            counts = (int(right.sum()), int(tied.sum()), int((right & tied).sum()))
-            results.append(ProtocolResult(name, rule, *counts, len(test)))
+            counts = (int(right.sum()), int(tied.sum()), int((right & tied).sum()), len(test))
+            rows = tuple(int(i) + 1 for i in np.flatnonzero(missing)[tied])
+            results.append(ProtocolResult(name, rule, *counts, rows, tuple(y[missing][tied].tolist())))
     return results
 
 
@@ -266,6 +275,17 @@ def _fractional(tree: Tree, row: Sequence[str], weight: float = 1.0) -> dict[str
         for c, p in _fractional(child, row, weight * sum(child.counts.values()) / n).items():
             total[c] = total.get(c, 0.0) + p
     return total
+
+
+def votes_for(
+    X: Any, y: Any, feature_names: Sequence[str], feature: str, vote: str = "y"
+) -> dict[str, tuple]:
+    """Per class, how many rows cast ``vote`` on ``feature`` and of how many rows (a "?" counts in neither)."""
+    X, y = np.asarray(X, dtype=str), np.asarray(y).astype(str)
+    column = X[:, list(feature_names).index(feature)]
+    return {
+        c: (int((column[y == c] == vote).sum()), int((column[y == c] != "?").sum())) for c in sorted(set(y))
+    }
 
 
 def complete_rows_root(X: Any, y: Any, feature_names: Sequence[str]) -> dict[str, str]:

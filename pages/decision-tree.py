@@ -141,8 +141,8 @@ with tabs[shown]:
         st.dataframe(lesson.evaluation_table(result, fraction), hide_index=True)
         st.vega_lite_chart(figures.learning_curve_spec(result), alt="Accuracy against training rows")
         if name == VOTES:
-            claims = lesson.claims_table(protocol(X, y), id3_lessons.complete_rows_root(X, y, names))
-            st.dataframe(claims, hide_index=True)
+            st.dataframe(lesson.claims_table(protocol(X, y), X, y, names), hide_index=True)
+            st.caption(lesson.ties_note(protocol(X, y)))
 
 try_this("decision-tree", [Step(**step) for step in lesson_steps()])
 compare_link(X, y)

@@ -36,6 +36,7 @@ from classic.id3_lessons import (
     textbook_id3,
     unweighted_choice,
     unweighted_information_gain,
+    votes_for,
 )
 
 
@@ -487,6 +488,19 @@ def test_the_posts_claims_on_the_votes(votes):
     results = {(r.gain, r.missing): r for r in posts_protocol(X, y)}
     assert results["weighted", "branch"].correct == results["weighted", "fractional"].correct == 195
     assert (results["weighted", "branch"].ties, results["weighted", "branch"].tied_right) == (1, 1)
+    # That tie, broken the other way (the post's Python 2 order, republican first): 194/203.
+    tied = results["weighted", "branch"]
+    assert tied.correct_other_tie_order == 194 and tied.tied_labels == ("democrat",)
+    assert "?" in X[tied.tied_rows[0] - 1].tolist() and y[tied.tied_rows[0] - 1] == "democrat"
+    assert results["unweighted", "branch"].correct_other_tie_order == 190  # no tie: the same count
+    # "Very few Democrats voted in favor" of the budget resolution: 231 of the 260 who voted did.
+    budget = votes_for(X, y, names, "adoption-of-the-budget-resolution")
+    column = X[:, names.index("adoption-of-the-budget-resolution")]
+    assert budget["democrat"] == (
+        int((column[y == "democrat"] == "y").sum()),
+        int((column[y == "democrat"] != "?").sum()),
+    )
+    assert budget == {"democrat": (231, 260), "republican": (22, 164)}
     assert (results["unweighted", "branch"].correct, results["unweighted", "fractional"].correct) == (
         190,
         191,

@@ -37,26 +37,65 @@ def evaluation_table(result: Any, fraction: float) -> dict[str, list]:
     return rows
 
 
-def claims_table(results: Sequence[Any], roots: dict[str, str]) -> dict[str, list]:
-    """The post's two claims on the votes beside what ID3 computes, as rows to print.
+BUDGET = "adoption-of-the-budget-resolution"
 
-    ``results`` is ``id3_lessons.posts_protocol``'s, ``roots`` ``complete_rows_root``'s: each
-    gain (the definition's weighted one, the post's unweighted code) with each missing-value rule.
+
+def claims_table(results: Sequence[Any], X: Any, y: Any, names: Sequence[str]) -> dict[str, list]:
+    """The post's claims on the votes beside what is computed here, as rows to print.
+
+    ``results`` is ``id3_lessons.posts_protocol(X, y)``'s, each gain (the definition's weighted
+    one, the post's unweighted code) with each missing-value rule: its count with ties going to
+    the first class in sorted order, its tied votes, and its count with ties going the other way
+    (the post's order; see ``ties_note``). Then the root on the complete rows and the party votes
+    on the budget resolution.
     """
     by = {(r.gain, r.missing): r for r in results}
     rules = {"branch": "every branch, counts added (the post)", "fractional": "fractional (C4.5)"}
-    table: dict[str, list] = {"claim": [], "the post": [], "computed here": []}
+    columns = ("claim", "the post", "computed here", "tied votes", "ties broken the post's way")
+    table: dict[str, list] = {name: [] for name in columns}
+
+    def add(*row: str) -> None:
+        for name, cell in zip(columns, row, strict=True):
+            table[name].append(cell)
+
     for gain in ("weighted", "unweighted"):
         for rule, words in rules.items():
             r = by[gain, rule]
-            table["claim"].append(f"accuracy on its test ({gain} gain, {words})")
-            table["the post"].append("around 90%")
-            table["computed here"].append(f"{r.correct}/{r.total} = {r.accuracy:.1%}")
-    for gain in ("weighted", "unweighted"):
-        table["claim"].append(f"the most telling vote (root on the complete rows, {gain} gain)")
-        table["the post"].append("adoption-of-the-budget-resolution")
-        table["computed here"].append(roots[gain])
+            other = f"{r.correct_other_tie_order}/{r.total} = {r.correct_other_tie_order / r.total:.1%}"
+            add(
+                f"accuracy on its test ({gain} gain, {words})",
+                "around 90%",
+                f"{r.correct}/{r.total} = {r.accuracy:.1%}",
+                str(r.ties),
+                other,
+            )
+    for gain, root in id3_lessons.complete_rows_root(X, y, names).items():
+        add(f"the most telling vote (root on the complete rows, {gain} gain)", BUDGET, root, "", "")
+    votes = id3_lessons.votes_for(X, y, names, BUDGET)
+    share = {party: f"{n} of {known} ({n / known:.0%})" for party, (n, known) in votes.items()}
+    add(
+        "Democrats voting for the budget resolution (“y”, of those who voted)",
+        "very few",
+        "; ".join(f"{party}s {text}" for party, text in share.items()),
+        "",
+        "",
+    )
     return table
+
+
+def ties_note(results: Sequence[Any]) -> str:
+    """Why the post's rule counts one figure here and another in the post's code: its tied votes."""
+    r = next(r for r in results if (r.gain, r.missing) == ("weighted", "branch"))
+    if not r.ties:
+        return ""
+    rows = ", ".join(f"{row} ({label})" for row, label in zip(r.tied_rows, r.tied_labels, strict=True))
+    return (
+        f"Under the post's rule (weighted gain) the leaf counts tie on {plural(r.ties, 'test row')}: table "
+        f"row {rows}. Here a tie goes to the first class in sorted order (democrat), which gets {r.tied_right} of "
+        f"{r.ties} right: {r.correct}/{r.total} = {r.accuracy:.1%}. The post's Python 2 code broke ties by its "
+        f"dict order, republican first: {r.correct_other_tie_order}/{r.total} = "
+        f"{r.correct_other_tie_order / r.total:.1%}."
+    )
 
 
 def representation_text(sizes: dict[str, list[int]]) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 
 import numpy as np
 import pytest
@@ -94,7 +95,7 @@ def test_every_table_on_every_tab_with_widgets_at_their_extremes(table):
         assert_no_exception(at)
     at.number_input(key="tree_seed").set_value(2**31 - 1).run()
     assert_no_exception(at)
-    assert "nodes" in text(at)
+    assert re.search(r"\b\d+ nodes?, \d+ lea(f|ves), depth \d+", text(at))  # a pruned tree may be 1 node
 
 
 def test_depth_one_and_a_high_minimum_gain_shrink_the_tree():
@@ -157,14 +158,58 @@ def test_votes_evaluation_sets_the_posts_claims_beside_the_computed_numbers(data
     at = linked({"tree_data": lesson.VOTES, "tree_tab": "Evaluation"}, timeout=120)
     X, y, names = datasets.load_house_votes()
     claims = at.dataframe[-1].value
-    assert set(claims["the post"]) == {"around 90%", "adoption-of-the-budget-resolution"}
+    assert list(claims.columns) == [
+        "claim",
+        "the post",
+        "computed here",
+        "tied votes",
+        "ties broken the post's way",
+    ]
+    assert set(claims["the post"]) == {"around 90%", "adoption-of-the-budget-resolution", "very few"}
     roots = id3_lessons.complete_rows_root(X, y, names)
     assert roots == {"weighted": "physician-fee-freeze", "unweighted": "physician-fee-freeze"}
-    assert claims["computed here"].tolist()[-2:] == ["physician-fee-freeze", "physician-fee-freeze"]
-    for result in id3_lessons.posts_protocol(X, y):
-        assert f"{result.correct}/{result.total} = {result.accuracy:.1%}" in claims["computed here"].tolist()
+    assert claims["computed here"].tolist()[4:6] == ["physician-fee-freeze", "physician-fee-freeze"]
+    results = id3_lessons.posts_protocol(X, y)
+    rows = claims.head(len(results))
+    for result, (_, row) in zip(results, rows.iterrows(), strict=True):
+        assert row["computed here"] == f"{result.correct}/{result.total} = {result.accuracy:.1%}"
+        assert row["tied votes"] == str(result.ties)
+        other = result.correct_other_tie_order
+        assert row["ties broken the post's way"] == f"{other}/{result.total} = {other / result.total:.1%}"
+    # The post's rule: 194 sure answers and one 1–1 tie (a democrat) that goes right here, the
+    # other way in the post's Python 2 code: 195/203 = 96.1% here, 194/203 = 95.6% there.
+    post = next(r for r in results if (r.gain, r.missing) == ("weighted", "branch"))
+    assert (post.correct, post.ties, post.tied_right, post.correct_other_tie_order) == (195, 1, 1, 194)
+    assert post.tied_labels == ("democrat",) and rows_with_missing_row(X, post.tied_rows[0])
+    assert (
+        rows["computed here"][0] == "195/203 = 96.1%"
+        and rows["ties broken the post's way"][0] == "194/203 = 95.6%"
+    )
+    note = lesson.ties_note(results)
+    assert (
+        note in text(at) and f"table row {post.tied_rows[0]} (democrat)" in note and "194/203 = 95.6%" in note
+    )
+    # "Very few Democrats voted in favor" of the budget resolution: most of them did.
+    budget = X[:, names.index("adoption-of-the-budget-resolution")]
+    democrats, republicans = (budget[y == party] for party in ("democrat", "republican"))
+    yes = {
+        party: int((votes == "y").sum())
+        for party, votes in (("democrat", democrats), ("republican", republicans))
+    }
+    known = {
+        party: int((votes != "?").sum())
+        for party, votes in (("democrat", democrats), ("republican", republicans))
+    }
+    assert (yes["democrat"], known["democrat"], yes["republican"], known["republican"]) == (231, 260, 22, 164)
+    assert claims["computed here"].tolist()[-1] == "democrats 231 of 260 (89%); republicans 22 of 164 (13%)"
+    assert claims["the post"].tolist()[-1] == "very few"
     assert "10-fold cross-validation" in at.dataframe[0].value["experiment"].tolist()[0]
     assert at.get("vega_lite_chart")
+
+
+def rows_with_missing_row(X, row: int) -> bool:
+    """Whether table row ``row`` (from 1) has a "?": a row of the post's test."""
+    return "?" in X[row - 1].tolist()
 
 
 def test_regions_of_2d_points_one_box_per_leaf_and_the_chosen_points_leaf_outlined():
