@@ -145,3 +145,39 @@ def test_presentation_mode_fits_the_map_and_its_controls_in_720p(server, browser
         box = page.locator(f"{PLAYER} {part}").bounding_box()
         assert box["y"] >= 0 and box["y"] + box["height"] <= 720, (part, box)
     assert page.get_by_role("heading", name="k-nearest neighbours").bounding_box()["y"] >= 0
+
+
+def test_the_keyboard_plays_pauses_and_steps_k(server, browser_page):
+    """The player's keys (assets/knn_player.html): space plays and pauses, ← and → step k by one.
+    They act when the player has the focus: a click inside it (or Tab) gives it."""
+    page = browser_page
+    open_knn(page, server, "?present=true")
+    page.keyboard.press("ArrowRight")  # before any click: does presentation mode focus the player?
+    page.wait_for_timeout(300)
+    focused = page.locator(PLAYER).evaluate("(root) => root.getRootNode().activeElement === root")
+    print(f"presentation mode: player focused on load = {focused}, k after → = {player_state(page)['k']}")
+    wait_for_app(page)
+    page.locator(f"{PLAYER} .ktext").click()  # text, not the map (a click there moves the query)
+    start = int(player_state(page)["k"])
+    for key, k in (("ArrowRight", start + 1), ("ArrowRight", start + 2), ("ArrowLeft", start + 1)):
+        page.keyboard.press(key)
+        assert player_state(page)["k"] == str(k), key
+        page.wait_for_function(f"() => new URL(location).searchParams.get('knn_k') === '{k}'")
+        wait_for_app(page)
+    assert sidebar_k(page) == str(start + 1)  # each step reached the page's k too
+    play = page.locator(f"{PLAYER} button.play")
+    page.keyboard.press(" ")
+    assert "Pause" in play.inner_text()
+    page.locator(PLAYER).evaluate(
+        f"(root) => new Promise((done) => {{ const t = setInterval(() => {{ if (+root.dataset.k > {start + 4})"
+        " { clearInterval(t); done(); } }, 20); })"
+    )
+    page.keyboard.press(" ")
+    assert "Play" in play.inner_text()
+    paused = player_state(page)["k"]
+    page.wait_for_timeout(400)  # 12 values of k a second while playing: none now
+    assert player_state(page)["k"] == paused and int(paused) > start + 4
+    page.wait_for_function(f"() => new URL(location).searchParams.get('knn_k') === '{paused}'")
+    wait_for_app(page)
+    assert sidebar_k(page) == paused
+    assert_no_exception_box(page)
