@@ -93,7 +93,8 @@ for column, (c, result) in zip(panel_area.columns(3), results.items(), strict=Tr
             330 if big else 300,
             18 if big else 12,
         )
-        st.vega_lite_chart(
+        present.chart(
+            st,
             spec,
             width="stretch",
             alt=f"{titles[c]}: its decision regions over {len(X)} points ({name}); "

@@ -118,7 +118,7 @@ with tabs[shown]:
     elif shown == "Regions":
         chart, tree = st.columns(2)
         spec, alt = figures.regions_spec(model, X, y, row - 1, present_on), lesson.REGIONS_ALT
-        chart.vega_lite_chart(spec, key="tree_regions", on_select=pick_row, selection_mode="pick", alt=alt)
+        present.chart(chart, spec, key="tree_regions", on_select=pick_row, selection_mode="pick", alt=alt)
         with tree:
             view = figures.player_data(model, splits, present_on, X[row - 1], steps)
             html_player("tree_player.html", view, label="The tree, the chosen point's path outlined")
@@ -132,14 +132,14 @@ with tabs[shown]:
         st.download_button("Tree (DOT)", dot.source, "tree.dot", key="tree_dot", help=note, on_click="ignore")
     elif shown == "AND vs parity":
         sizes = representation_sizes()
-        st.vega_lite_chart(figures.representation_spec(sizes), alt="Nodes for AND and parity of n bits")
+        present.chart(st, figures.representation_spec(sizes), alt="Nodes for AND and parity of n bits")
         st.caption(lesson.representation_text(sizes))
     elif len(y) < 30:  # the Evaluation tab from here on
         st.info(f"With {len(y)} rows there is nothing to hold out: choose the 1984 votes or 2-D points.")
     elif not lesson.slow_to_evaluate(X) or st.toggle(lesson.EVALUATE, key="tree_run"):
         result = evaluate(X, y, names, params, fraction, seed)
         st.dataframe(lesson.evaluation_table(result, fraction), hide_index=True)
-        st.vega_lite_chart(figures.learning_curve_spec(result), alt="Accuracy against training rows")
+        present.chart(st, figures.learning_curve_spec(result), alt="Accuracy against training rows")
         if name == VOTES:
             st.dataframe(lesson.claims_table(protocol(X, y), X, y, names), hide_index=True)
             st.caption(lesson.ties_note(protocol(X, y)))

@@ -85,7 +85,7 @@ if draw_tab.open:
             middle.html(view.prediction_html(digit))
             middle.caption(f"Read as {digit} with {share[0].max():.0%} of the vote · {elapsed * 1e3:.1f} ms")
             chart = view.vote_chart(share[0], digit, 200 if projector else 240)
-            right.vega_lite_chart(chart, alt=f"The vote: {share[0].max():.0%} for {digit}")
+            present.chart(right, chart, alt=f"The vote: {share[0].max():.0%} for {digit}")
             st.markdown(f"**The {k} nearest training digits** (label and distance, nearest first)")
             st.image(**view.neighbour_strip(X, y, distances[0], indices[0], len(y) - len(taught)))
         if drawing.grid is not None:
@@ -124,13 +124,13 @@ if data is not None and evaluation_tab.open:
         spread = f"range {mine[:, k - 1].min():.1%} – {mine[:, k - 1].max():.1%}"
         c2.metric(f"Your settings, k = {k}", f"{mine[:, k - 1].mean():.1%}", spread, delta_color="off")
         chart = view.accuracy_chart(KS, curves, k, 280 if projector else 340)
-        st.vega_lite_chart(chart, alt="Test accuracy against k from 1 to 50, one line per setting")
+        present.chart(st, chart, alt="Test accuracy against k from 1 to 50, one line per setting")
         png = lambda: view.accuracy_png(KS, curves)  # noqa: E731  (built only when clicked)
         st.download_button("Download figure (PNG)", png, "digits-accuracy.png", key="digits_acc_download")
         truth, guess = data[1][test[0]], predicted[0, k - 1]  # the first shuffle
         matrix = evaluation.confusion_matrix(truth, guess, range(10))
         alt = f"Confusion matrix of your settings at k = {k} on the first shuffle"
-        st.vega_lite_chart(view.confusion_chart(matrix), width="content", alt=alt)
+        present.chart(st, view.confusion_chart(matrix), width="content", alt=alt)
         st.markdown(
             f"**Test digits it got wrong** ({np.sum(guess != truth)} of 793, first shuffle), *true → read as*"
         )
@@ -138,7 +138,7 @@ if data is not None and evaluation_tab.open:
 if data is not None and ladder_tab.open:
     with ladder_tab:
         st.write("The post stops at plain k-NN. Each rung keeps the one below and adds one idea; still k-NN.")
-        st.vega_lite_chart(view.ladder_chart(rungs), alt="Each rung's mean accuracy and its gain")
+        present.chart(st, view.ladder_chart(rungs), alt="Each rung's mean accuracy and its gain")
         st.markdown("\n".join(f"- **{name}**: {note}" for name, note in digits.RUNG_NOTES.items()))
         st.caption(
             f"For scale: scikit-learn's SVC on the blurred digits, same splits: {digits.SVC_REFERENCE:.1%}."

@@ -73,9 +73,9 @@ if every.open:
         {"good": st.success, "bad": st.error, "stop": st.warning}[verdict[0]](
             f"**{verdict[1]}** {verdict[2]}"
         )
-        st.vega_lite_chart(viz.mistakes_spec(model.mistakes_per_epoch_), alt="Mistakes in each pass.")
+        present.chart(st, viz.mistakes_spec(model.mistakes_per_epoch_), alt="Mistakes in each pass.")
         alpha = np.bincount(model.update_points_, minlength=len(X))
-        st.vega_lite_chart(viz.alpha_spec(X, y, alpha, NAMES), alt="The points sized by their updates.")
+        present.chart(st, viz.alpha_spec(X, y, alpha, NAMES), alt="The points sized by their updates.")
         st.caption("The dual form: w = Σ αᵢ yᵢ xᵢ, where αᵢ counts the updates point i caused.")
         st.download_button(
             "Every update (CSV)", viz.updates_csv(model), "perceptron-updates.csv", key="pc_csv"
@@ -93,7 +93,7 @@ if no_line.open:
     left, right = st.columns(2)
     if pocket.coef_.any():
         title = f"Pocket: the best line seen, {pocket.score(X, y):.0%} right"
-        left.vega_lite_chart(viz.regions_spec(X, y, pocket.decision_function, NAMES, title), alt=title)
+        present.chart(left, viz.regions_spec(X, y, pocket.decision_function, NAMES, title), alt=title)
         png = partial(viz.png, viz.regions_figure, X, y, pocket.decision_function, NAMES, title)
         left.download_button("Pocket (PNG)", png, "perceptron-pocket.png", "image/png", key="pc_pocket_png")
     else:
@@ -101,7 +101,7 @@ if no_line.open:
     left.caption(lessons.pocket_caption(len(X), max_epochs))
     curved = compute("DualPerceptron", X, y, kernel=kernel, gamma=2.0, max_epochs=200)
     title = f"{kernel} kernel: {curved.score(X, y):.0%} right" + (", converged" if curved.converged_ else "")
-    right.vega_lite_chart(viz.regions_spec(X, y, curved.decision_function, NAMES, title), alt=title)
+    present.chart(right, viz.regions_spec(X, y, curved.decision_function, NAMES, title), alt=title)
     right.caption("A kernel K(x, z) in place of x·z lets the same mistake-driven rule draw curves.")
 
 if general.open:
@@ -113,11 +113,9 @@ if general.open:
     if len(np.unique(y_train)) == 2:
         learned = compute("Perceptron", X_train, y_train)
         picture = viz.generalisation_spec(X_test, y_test, learned.predict(X_test))
-        left.vega_lite_chart(picture, alt="1000 test points; crosses where learned and true lines disagree.")
+        present.chart(left, picture, alt="1000 test points; crosses where learned and true lines disagree.")
         left.metric(f"Test accuracy (seed {seed})", f"{learned.score(X_test, y_test):.1%}")
-    right.vega_lite_chart(
-        viz.spread_spec(scores), alt="Test accuracy over 100 seeds; the median; the post's."
-    )
+    present.chart(right, viz.spread_spec(scores), alt="Test accuracy over 100 seeds; the median; the post's.")
     right.caption(f"Over 100 seeds the median is {np.median(scores):.1%}; the post's 92.2% was one run.")
     png = partial(viz.png, viz.spread_figure, scores)  # drawn only when clicked
     right.download_button("Histogram (PNG)", png, "perceptron-spread.png", "image/png", key="pc_spread_png")

@@ -2,16 +2,30 @@
 
 A sidebar toggle, bound to ``?present=1`` so a teacher can open the lecture straight in it.
 It enlarges the text (≥ 18 px), trims Streamlit's paddings and header, and tells each page
-(``is_on``) to draw its figures for a projector.
+(``is_on``) to draw its figures for a projector; ``chart`` draws Vega-Lite charts with 18 px labels.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from classic.viz.theme import MUTED
 
 KEY = "present"
+# What a teacher may type for "on"; Streamlit's boolean binding reads only true/false.
+TYPED_ON = ("1", "yes", "on")
+# Labels a projector shows readably from the back of a room.
+MIN_FONT = 18
+_FONTS = {
+    "axis": ("labelFontSize", "titleFontSize"),
+    "legend": ("labelFontSize", "titleFontSize"),
+    "header": ("labelFontSize", "titleFontSize"),
+    "title": ("fontSize", "subtitleFontSize"),
+    "text": ("fontSize",),
+}
 
 # Always on: Streamlit's faded grey for captions and disabled labels fails WCAG's 4.5:1 contrast.
 BASE_CSS = f"""
@@ -43,9 +57,7 @@ def toggle() -> bool:
     The readable-contrast rules apply to every page, presenting or not.
     """
     st.html(BASE_CSS)
-    if KEY not in st.session_state and st.query_params.get(KEY) in ("1", "yes", "on"):
-        # A teacher types ?present=1; Streamlit's boolean binding reads only true/false.
-        st.session_state[KEY] = True
+    _typed_on_as_true()
     on = st.sidebar.toggle(
         "Presentation mode",
         key=KEY,
@@ -55,6 +67,65 @@ def toggle() -> bool:
     if on:
         st.html(CSS)
     return on
+
+
+def _typed_on_as_true() -> None:
+    """``?present=1`` (or yes/on) becomes ``?present=true`` before the toggle is seeded from it.
+
+    Streamlit 1.67 seeds a bound widget from the link's first values
+    (``QueryParams._initial_query_params``, private; tests/pages/test_app_shell.py checks it is
+    there) and drops a value its boolean binding cannot read, so ``1`` would leave the toggle off
+    and the link without ``present``. Rewritten to ``true``, the toggle is on and the address bar
+    says ``present=true``: a copied link keeps presentation mode.
+    """
+    ctx = get_script_run_ctx()
+    if ctx is None:
+        return
+    with ctx.session_state.query_params() as params:
+        initial = params._initial_query_params.get(KEY)
+        if initial and initial[-1].lower() in TYPED_ON:
+            params._initial_query_params[KEY] = ["true"]
+            params.set_corrected_value(KEY, True, "bool_value")
+
+
+def _raised(node: Any, key: str = "") -> Any:
+    """A copy of a spec with every number-valued ``fontSize``/``…FontSize`` below ``MIN_FONT``
+    raised to it; the data (``data``, ``datasets``) is shared, not copied or searched."""
+    if key in ("data", "datasets"):
+        return node
+    if key.endswith(("fontSize", "FontSize")) and isinstance(node, (int, float)):
+        return max(node, MIN_FONT)
+    if isinstance(node, dict):
+        return {name: _raised(value, name) for name, value in node.items()}
+    if isinstance(node, list):
+        return [_raised(item) for item in node]
+    return node
+
+
+def projector_spec(spec: dict) -> dict:
+    """A copy of ``spec`` whose every label is at least 18 px (for ``chart``).
+
+    Axis, legend, facet-header and chart titles and labels and text marks default to 18 px
+    (Vega's own are 10–13 px, Streamlit's theme 0.75 rem) and any smaller font the spec sets
+    is raised; a larger one is kept.
+    """
+    spec = _raised(spec)
+    config = spec.setdefault("config", {})
+    for part, keys in _FONTS.items():
+        section = config.setdefault(part, {})
+        for key in keys:
+            section.setdefault(key, MIN_FONT)
+    return spec
+
+
+def chart(where: Any, spec: dict, **kwargs: Any) -> Any:
+    """``where.vega_lite_chart(spec, **kwargs)`` (``where``: ``st``, a column, a tab, …), with
+    labels a projector shows readably (``projector_spec``) in presentation mode.
+
+    Every page draws its Vega-Lite charts through this, so no chart keeps Vega's small fonts in
+    front of a class.
+    """
+    return where.vega_lite_chart(projector_spec(spec) if is_on() else spec, **kwargs)
 
 
 def is_on() -> bool:
