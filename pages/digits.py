@@ -4,12 +4,11 @@ import time
 
 import numpy as np
 import streamlit as st
-from streamlit_drawable_canvas import st_canvas
 
 from classic import digits, evaluation
 from classic.knn import METRICS, WEIGHTS
 from classic.viz import digits as view
-from pages._ui import present
+from pages._ui import canvas, present
 from pages._ui.data import load_semeion
 from pages._ui.lesson import Step, how_it_works, try_this
 from pages._ui.shell import ensure_app_shell
@@ -45,18 +44,25 @@ HOW = (
     "is widened first, so it is not stretched into a black square."
 )
 st.write(f"Draw a digit.{'' if projector else HOW} Then the k most similar Semeion digits vote on it.")
+first = view.sidebar_defaults()  # the settings of classic.digits.default_model
 with st.sidebar:
-    k = st.slider("k (neighbours)", 1, 50, 3, key="digits_k", bind="query-params")
-    metric = st.selectbox("Metric", METRICS, key="digits_metric", bind="query-params")
-    weights = st.selectbox("Weights", WEIGHTS, index=1, key="digits_weights", bind="query-params")
-    smooth = st.checkbox("Blur (Gaussian, σ = 1 cell)", True, key="digits_blur", bind="query-params")
+    k = st.slider("k (neighbours)", 1, 50, first["k"], key="digits_k", bind="query-params")
+    metric = st.selectbox("Metric", METRICS, first["metric"], key="digits_metric", bind="query-params")
+    weights = st.selectbox("Weights", WEIGHTS, first["weights"], key="digits_weights", bind="query-params")
+    smooth = st.checkbox("Blur (Gaussian, σ = 1 cell)", first["blur"], key="digits_blur", bind="query-params")
     euclid = metric == "euclidean"  # shifts and tangent distance are Euclidean
     invariance = st.selectbox(
-        "Invariance", digits.INVARIANCES, 2, key="digits_invariance", bind="query-params", disabled=not euclid
+        "Invariance",
+        digits.INVARIANCES,
+        first["invariance"],
+        key="digits_invariance",
+        bind="query-params",
+        disabled=not euclid,
     )
     pen = st.slider("Pen width", 6, 40, 18, key="digits_pen", bind="query-params")
 invariance = invariance if euclid else "none"
 settings = {"k": k, "metric": metric, "weights": weights, "blur": float(smooth), "invariance": invariance}
+canvas.read_link()
 
 data = load_semeion()
 taught = st.session_state.setdefault("digits_taught", [])
@@ -70,8 +76,7 @@ if draw_tab.open:
         left, middle, right = st.columns([size + 30, 250, 300])
         with left:
             st.space("small")  # room for the canvas's toolbar (undo, clear), which floats above it
-            canvas = st_canvas(stroke_width=pen, height=size, width=size, key="digits_canvas", **view.CANVAS)
-        drawing = digits.read_drawing(canvas.image_data if canvas is not None else None)
+            drawing = canvas.drawing(size, pen, **view.CANVAS)
         if drawing.status == "empty":
             middle.info(drawing.message)
         elif not drawing.ok:
@@ -89,10 +94,7 @@ if draw_tab.open:
             st.markdown(f"**The {k} nearest training digits** (label and distance, nearest first)")
             st.image(**view.neighbour_strip(X, y, distances[0], indices[0], len(y) - len(taught)))
         if drawing.grid is not None:
-            alt = "Your drawing as the 16×16 black-and-white grid the classifier sees"
-            middle.image(
-                view.grid_image(drawing.grid, 8 if projector else 10), caption="What it sees", alt=alt
-            )
+            middle.image(**view.seen_grid(drawing.grid, 8 if projector else 10))
         with st.container(border=True):
             st.markdown("**Teach mode**: add your drawing to the training set for this session.")
             c1, c2, c3 = st.columns(3)
@@ -139,10 +141,8 @@ if data is not None and ladder_tab.open:
     with ladder_tab:
         st.write("The post stops at plain k-NN. Each rung keeps the one below and adds one idea; still k-NN.")
         present.chart(st, view.ladder_chart(rungs), alt="Each rung's mean accuracy and its gain")
-        st.markdown("\n".join(f"- **{name}**: {note}" for name, note in digits.RUNG_NOTES.items()))
-        st.caption(
-            f"For scale: scikit-learn's SVC on the blurred digits, same splits: {digits.SVC_REFERENCE:.1%}."
-        )
+        st.markdown(view.rung_notes(rungs, digits.RUNG_NOTES))
+        st.caption(f"For scale: scikit-learn's SVC, blurred digits, same splits: {digits.SVC_REFERENCE:.1%}.")
 
 if data is not None:
     plain, blurred = (results(data, **params)[0] for _, params in digits.RUNGS[:2])

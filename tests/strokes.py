@@ -92,29 +92,47 @@ PATHS = {
 }
 
 
+def _render(lines, stroke: float, size: int, scale: int = 2) -> np.ndarray:
+    """Polylines (canvas pixels) inked with a round pen ``stroke`` pixels wide, as the canvas
+    renders them: drawn at ``scale`` times the size and averaged down (anti-aliased edges)."""
+    image = Image.new("L", (size * scale, size * scale), 0)
+    pen = ImageDraw.Draw(image)
+    width = stroke * scale
+    for line in lines:
+        xy = [(float(a) * scale, float(b) * scale) for a, b in line]
+        pen.line(xy, fill=255, width=int(width), joint="curve")
+        for a, b in (xy[0], xy[-1]):  # round caps
+            pen.ellipse([a - width / 2, b - width / 2, a + width / 2, b + width / 2], fill=255)
+    rgba = np.zeros((size, size, 4), dtype=np.uint8)
+    rgba[..., 3] = np.asarray(image.resize((size, size), Image.Resampling.BOX))
+    return rgba
+
+
 def draw(digit: int, rng: np.random.Generator, size: int = 280) -> np.ndarray:
     """One jittered drawing of ``digit`` as an (size, size, 4) uint8 RGBA array."""
-    scale = 2  # draw at twice the size, then average down: anti-aliased edges
     height = rng.uniform(0.55, 0.8) * size
     width = height * rng.uniform(0.55, 0.85)
     slant = rng.uniform(-0.25, 0.25)
     left = rng.uniform(0.05 * size, size - width - 0.05 * size)
     top = rng.uniform(0.05 * size, size - height - 0.05 * size)
-    stroke = rng.uniform(12, 22) * scale
-    image = Image.new("L", (size * scale, size * scale), 0)
-    pen = ImageDraw.Draw(image)
+    stroke = rng.uniform(12, 22)
+    lines = []
     for path in PATHS[digit]:
         points = np.array(path) + rng.normal(0, 0.025, size=(len(path), 2))
         x = left + (points[:, 0] + slant * (1 - points[:, 1])) * width
-        y = top + points[:, 1] * height
-        xy = [(float(a) * scale, float(b) * scale) for a, b in zip(x, y, strict=True)]
-        pen.line(xy, fill=255, width=int(stroke), joint="curve")
-        for a, b in (xy[0], xy[-1]):  # round caps
-            pen.ellipse([a - stroke / 2, b - stroke / 2, a + stroke / 2, b + stroke / 2], fill=255)
-    alpha = np.asarray(image.resize((size, size), Image.Resampling.BOX))
-    rgba = np.zeros((size, size, 4), dtype=np.uint8)
-    rgba[..., 3] = alpha
-    return rgba
+        lines.append(list(zip(x, top + points[:, 1] * height, strict=True)))
+    return _render(lines, stroke, size)
+
+
+def replay(
+    digit: int, box: tuple[float, float, float, float], pen: float = 18, size: int = 280
+) -> np.ndarray:
+    """``digit``'s pen path, unjittered, in ``box`` (left, top, width, height in canvas pixels)
+    with the page's pen width: what the browser tests draw with the mouse."""
+    left, top, width, height = box
+    return _render(
+        [[(left + x * width, top + y * height) for x, y in path] for path in PATHS[digit]], pen, size
+    )
 
 
 def drawings(per_digit: int = 10, seed: int = 0, size: int = 280) -> tuple[list[np.ndarray], np.ndarray]:
@@ -122,3 +140,18 @@ def drawings(per_digit: int = 10, seed: int = 0, size: int = 280) -> tuple[list[
     rng = np.random.default_rng(seed)
     images = [draw(d, rng, size) for d in range(10) for _ in range(per_digit)]
     return images, np.repeat(np.arange(10), per_digit)
+
+
+def render_squares(drawing: dict, size: int = 280, scale: int = 4) -> np.ndarray:
+    """The canvas image of an ``initial_drawing`` made of axis-aligned rectangles (fabric.js
+    "Rect" objects, origin top left), ink in the alpha channel, edges anti-aliased."""
+    image = Image.new("L", (size * scale, size * scale), 0)
+    pen = ImageDraw.Draw(image)
+    for shape in drawing["objects"]:
+        assert shape["type"] == "Rect" and (shape["originX"], shape["originY"]) == ("left", "top")
+        left, top = round(shape["left"] * scale), round(shape["top"] * scale)
+        right, bottom = left + round(shape["width"] * scale), top + round(shape["height"] * scale)
+        pen.rectangle([left, top, right - 1, bottom - 1], fill=255)
+    rgba = np.zeros((size, size, 4), dtype=np.uint8)
+    rgba[..., 3] = np.asarray(image.resize((size, size), Image.Resampling.BOX))
+    return rgba

@@ -2,10 +2,12 @@
 
 import numpy as np
 import pytest
-from strokes import drawings
+from strokes import drawings, render_squares
 
 from classic import datasets, digits
 from classic._validation import NotFittedError
+from classic.viz import digits as view
+from classic.viz import theme
 
 
 def blank(height=280, width=280):
@@ -250,3 +252,83 @@ def test_the_default_model_reads_every_drawn_digit(semeion):
     predicted = digits.default_model(X, y).predict(np.array([r.grid.ravel() for r in readings]))
     recognised = [np.mean(predicted[labels == digit] == digit) for digit in range(10)]
     assert min(recognised) >= 0.85, recognised
+
+
+def test_a_grid_travels_as_64_hex_digits_row_by_row(semeion):
+    X, _ = semeion
+    grid = np.zeros((16, 16), dtype=np.uint8)
+    grid[0, 0] = grid[0, 7] = grid[15, 15] = 1  # top-left cell: the first digit's highest bit
+    assert digits.grid_to_hex(grid) == "81" + "0" * 61 + "1"
+    for row in X:
+        text = digits.grid_to_hex(row)
+        assert len(text) == 64 and text == text.lower()
+        np.testing.assert_array_equal(digits.grid_from_hex(text), row.reshape(16, 16))
+        np.testing.assert_array_equal(digits.grid_from_hex(text.upper()), row.reshape(16, 16))
+
+
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        ("abc", "not 3 characters"),
+        ("0" * 100_000, "not 100,000 characters"),
+        ("g" * 64, "0–9 and the letters a–f"),
+        (" " + "1" * 63, "0–9 and the letters a–f"),
+        ("1" * 63 + "\n", "0–9 and the letters a–f"),
+        ("<b>hi</b>" + "0" * 55, "0–9 and the letters a–f"),
+        ("0" * 64, "no ink"),
+        ("f" * 64, "mostly solid ink"),
+    ],
+)
+def test_a_link_grid_that_is_not_a_drawing_is_refused_with_the_reason(text, why):
+    with pytest.raises(ValueError, match=why):
+        digits.grid_from_hex(text)
+
+
+@pytest.mark.parametrize("size", [280, 240])
+def test_the_grid_drawn_on_the_canvas_reads_back_as_the_same_grid(semeion, size):
+    """The link's grid drawn as ink squares (the canvas's initial drawing) is read back unchanged."""
+    X, _ = semeion
+    full = [row.reshape(16, 16) for row in X[:200] if row.reshape(16, 16).any(0).all()]
+    assert len(full) > 150  # Semeion's digits are stretched to fill the box
+    for grid in full:
+        drawing = view.grid_drawing(grid, size)
+        assert len(drawing["objects"]) <= grid.sum()  # a rectangle per run of inked cells in a row
+        np.testing.assert_array_equal(digits.canvas_to_grid(render_squares(drawing, size)), grid)
+
+
+def test_the_ladders_rungs_and_their_gains(semeion):
+    """The rungs as measured (mean of the five 800/793 splits); distance weights add nothing real."""
+    X, y = semeion
+    scores = dict(digits.ladder(X, y, seeds=range(5)))
+    measured = {"plain": 0.8963, "blur": 0.9400, "distance weights": 0.9405, "small shifts": 0.9544}
+    for name, accuracy in {**measured, "tangent distance": 0.9617}.items():
+        assert scores[name] == pytest.approx(accuracy, abs=0.0001), name
+    gains = np.diff(list(scores.values()))
+    assert [abs(g) < digits.NO_GAIN for g in gains] == [False, True, False, False]
+
+
+def test_the_gain_words_say_when_a_rung_adds_nothing():
+    rungs = [("a", 0.9), ("b", 0.9004), ("c", 0.92), ("d", 0.91)]
+    assert view.rung_gains(rungs) == [
+        "the post's k-NN",
+        "+0.04 points: no real gain",
+        "+2.0 points",
+        "-1.0 points",
+    ]
+    notes = view.rung_notes(rungs, {"a": "A.", "b": "B.", "c": "C.", "d": "D."}).splitlines()
+    assert notes[1] == "- **b** (+0.04 points: no real gain): B."
+    label = [row["label"] for row in view.ladder_chart(rungs)["data"]["values"]]
+    assert label[1] == "90.0% (+0.04 points: no real gain)" and label[2] == "92.0% (+2.0 points)"
+
+
+def test_each_accuracy_line_has_its_own_colour_and_point_shape():
+    names = [name for name, _ in digits.RUNGS] + ["your settings"]
+    curves = {name: np.full((5, 50), 0.9 + 0.01 * i) for i, name in enumerate(names)}
+    layers = view.accuracy_chart(range(1, 51), curves, 3)["layer"]
+    encoded = [layer["encoding"] for layer in layers if "shape" in layer.get("encoding", {})]
+    assert len(encoded) == 1 and encoded[0]["color"]["field"] == encoded[0]["shape"]["field"] == "setting"
+    shapes, colours = encoded[0]["shape"]["scale"], encoded[0]["color"]["scale"]
+    assert shapes["domain"] == colours["domain"] == names
+    assert len(set(shapes["range"])) == len(set(colours["range"])) == len(names)
+    vega_symbols = {"circle", "square", "cross", "diamond", "triangle", "triangle-up", "triangle-down"}
+    assert set(shapes["range"]) <= vega_symbols & {*theme.PLAYER_MARKERS, "cross"}

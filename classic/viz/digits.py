@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from classic.viz.theme import ACCENT, FOCUS, GRID, INK, PALETTE, TEXT, light, rgb
+from classic.viz.theme import ACCENT, FOCUS, GRID, INK, MARKERS, PALETTE, PLAYER_MARKERS, TEXT, light, rgb
 
 WHITE = (1.0, 1.0, 1.0)
 HOW_IT_WORKS = {
@@ -36,6 +36,51 @@ CANVAS = {
 }
 
 
+def grid_drawing(grid: Any, size: int) -> dict:
+    """A 16×16 grid as the canvas's ``initial_drawing``: fabric.js JSON, one ink rectangle per run
+    of inked cells in a row, on a ``size`` × ``size`` canvas (read back, it gives the grid again
+    when the grid's ink spans the whole box, as a drawing's does once stretched)."""
+    cell = size / 16
+    objects = []
+    for row, cells in enumerate(np.asarray(grid).reshape(16, 16) > 0):
+        edges = np.flatnonzero(np.diff(np.concatenate([[0], cells.astype(np.int8), [0]])))
+        objects += [
+            {
+                "type": "Rect",
+                "originX": "left",
+                "originY": "top",
+                # Whole pixels: squares at fractional edges would leave faint seams between rows.
+                "left": round(start * cell),
+                "top": round(row * cell),
+                "width": round(stop * cell) - round(start * cell),
+                "height": round((row + 1) * cell) - round(row * cell),
+                "fill": INK,
+                "stroke": None,
+                "strokeWidth": 0,
+                "selectable": False,
+                "evented": False,
+            }
+            for start, stop in zip(edges[::2], edges[1::2], strict=True)
+        ]
+    return {"objects": objects}
+
+
+def sidebar_defaults() -> dict:
+    """The digits page's starting settings, those of ``classic.digits.default_model``: k, the
+    blur checkbox, and the metric, weights and invariance as indices into their menus."""
+    from classic import digits
+    from classic.knn import METRICS, WEIGHTS
+
+    params = digits.DigitClassifier(**digits.DEFAULT).get_params()
+    return {
+        "k": params["k"],
+        "metric": METRICS.index(params["metric"]),
+        "weights": WEIGHTS.index(params["weights"]),
+        "blur": params["blur"] > 0,
+        "invariance": digits.INVARIANCES.index(params["invariance"]),
+    }
+
+
 def _rgb8(color: str | tuple[float, float, float]) -> np.ndarray:
     return np.round(np.array(rgb(color) if isinstance(color, str) else color) * 255).astype(np.uint8)
 
@@ -53,6 +98,12 @@ def grid_image(grid: Any, cell: int = 10) -> np.ndarray:
     out[lines, :] = _rgb8(GRID)
     out[:, lines] = _rgb8(GRID)
     return out
+
+
+def seen_grid(grid: Any, cell: int = 10) -> dict:
+    """``st.image`` arguments for the drawing's grid as the classifier sees it."""
+    alt = "Your drawing as the 16×16 black-and-white grid the classifier sees"
+    return {"image": grid_image(grid, cell), "caption": "What it sees", "alt": alt}
 
 
 def strip_image(grids: Sequence[Any], cell: int = 4, per_row: int = 10, gap: int = 4) -> np.ndarray:
@@ -102,11 +153,20 @@ def vote_chart(share: Sequence[float], winner: int, height: int = 240) -> dict:
     }
 
 
+# The theme's marker shapes as Vega symbols: Vega's "cross" is a plus; the theme's X has no Vega name.
+SHAPES = [{"plus": "cross"}.get(m, m) for m in PLAYER_MARKERS if m != "cross"]
+
+
 def _line_colors(names: Sequence[str]) -> dict:
     return {
         "domain": list(names),
         "range": [PALETTE[i % len(PALETTE)] for i in range(len(names) - 1)] + [INK],
     }
+
+
+def _line_shapes(names: Sequence[str], shapes: Sequence[str] = SHAPES) -> dict:
+    """Each line its own point shape, so colour is never the only cue (the last: the user's)."""
+    return {"domain": list(names), "range": [shapes[i % len(shapes)] for i in range(len(names))]}
 
 
 def accuracy_chart(ks: Sequence[int], curves: dict[str, np.ndarray], k: int, height: int = 320) -> dict:
@@ -121,29 +181,44 @@ def accuracy_chart(ks: Sequence[int], curves: dict[str, np.ndarray], k: int, hei
         for kk, a in zip(ks, np.asarray(scores).mean(axis=0), strict=True)
     ]
     low = min(r["accuracy"] for r in rows)
+    names = list(curves)
+    legend = {"orient": "bottom", "columns": 3, "title": None, "labelLimit": 400}
+    color = {
+        "field": "setting",
+        "type": "nominal",
+        "scale": _line_colors(names),
+        "sort": names,
+        "legend": legend,
+    }
+    x = {"field": "k", "type": "quantitative", "scale": {"domain": [1, max(ks)]}}
+    y = {
+        "field": "accuracy",
+        "type": "quantitative",
+        "title": "test accuracy",
+        "scale": {"domain": [float(np.floor(low * 20) / 20), 1.0]},
+        "axis": {"format": "%"},
+    }
     lines = {
-        "mark": {"type": "line", "point": {"size": 18}, "strokeWidth": 2},
+        "mark": {"type": "line", "strokeWidth": 2},
         "encoding": {
             # The user's line is dashed: it often lies on a rung's line, which must stay visible.
             "strokeDash": {
-                "condition": {"test": f"datum.setting === {list(curves)[-1]!r}", "value": [6, 4]},
+                "condition": {"test": f"datum.setting === {names[-1]!r}", "value": [6, 4]},
                 "value": [1, 0],
             },
-            "x": {"field": "k", "type": "quantitative", "scale": {"domain": [1, max(ks)]}},
-            "y": {
-                "field": "accuracy",
-                "type": "quantitative",
-                "title": "test accuracy",
-                "scale": {"domain": [float(np.floor(low * 20) / 20), 1.0]},
-                "axis": {"format": "%"},
-            },
-            "color": {
-                "field": "setting",
-                "type": "nominal",
-                "scale": _line_colors(list(curves)),
-                "sort": list(curves),
-                "legend": {"orient": "bottom", "columns": 3, "title": None, "labelLimit": 400},
-            },
+            "x": x,
+            "y": y,
+            "color": color,
+        },
+    }
+    shape = {**color, "scale": _line_shapes(names)}  # one legend: colour and shape together
+    points = {
+        "mark": {"type": "point", "filled": True, "size": 36, "opacity": 1},
+        "encoding": {
+            "x": x,
+            "y": y,
+            "color": color,
+            "shape": shape,
             "tooltip": [{"field": "setting"}, {"field": "k"}, {"field": "accuracy", "format": ".1%"}],
         },
     }
@@ -152,7 +227,28 @@ def accuracy_chart(ks: Sequence[int], curves: dict[str, np.ndarray], k: int, hei
         "mark": {"type": "rule", "color": ACCENT, "strokeDash": [4, 3]},
         "encoding": {"x": {"field": "k", "type": "quantitative"}},
     }
-    return {"data": {"values": rows}, "height": height, "layer": [lines, rule]}
+    return {"data": {"values": rows}, "height": height, "layer": [lines, points, rule]}
+
+
+def rung_gains(rungs: Sequence[tuple[str, float]]) -> list[str]:
+    """Each rung's gain over the rung below, in words; one smaller than ``NO_GAIN`` is called none."""
+    from classic.digits import NO_GAIN
+
+    words = ["the post's k-NN"]
+    for (_, below), (_, accuracy) in zip(rungs, rungs[1:], strict=False):
+        gain = accuracy - below
+        words.append(
+            f"{100 * gain:+.2f} points: no real gain" if abs(gain) < NO_GAIN else f"{100 * gain:+.1f} points"
+        )
+    return words
+
+
+def rung_notes(rungs: Sequence[tuple[str, float]], notes: dict[str, str]) -> str:
+    """The ladder's rungs as a Markdown list: name, gain over the rung below, what it adds."""
+    return "\n".join(
+        f"- **{name}** ({gain}): {notes[name]}"
+        for (name, _), gain in zip(rungs, rung_gains(rungs), strict=True)
+    )
 
 
 def ladder_chart(rungs: Sequence[tuple[str, float]]) -> dict:
@@ -160,10 +256,10 @@ def ladder_chart(rungs: Sequence[tuple[str, float]]) -> dict:
 
     The bars start at 80% (clipped there) so the gains, a point or a few, are visible.
     """
-    rows = []
-    for i, (name, accuracy) in enumerate(rungs):
-        gain = "the post's k-NN" if i == 0 else f"{100 * (accuracy - rungs[i - 1][1]):+.1f} points"
-        rows.append({"rung": name, "accuracy": accuracy, "label": f"{accuracy:.1%} ({gain})"})
+    rows = [
+        {"rung": name, "accuracy": accuracy, "label": f"{accuracy:.1%} ({gain})"}
+        for (name, accuracy), gain in zip(rungs, rung_gains(rungs), strict=True)
+    ]
     names = [name for name, _ in rungs]
     y = {"field": "rung", "type": "nominal", "sort": names, "title": None, "axis": {"labelLimit": 240}}
     x = {
@@ -232,8 +328,9 @@ def accuracy_png(ks: Sequence[int], curves: dict[str, np.ndarray]) -> bytes:
 
     fig, ax = new_figure(7.0, 4.2)
     colors = _line_colors(list(curves))["range"]
-    for (name, scores), color in zip(curves.items(), colors, strict=True):
-        ax.plot(ks, np.asarray(scores).mean(axis=0), marker="o", markersize=2.5, color=color, label=name)
+    shapes = _line_shapes(list(curves), MARKERS)["range"]
+    for (name, scores), color, marker in zip(curves.items(), colors, shapes, strict=True):
+        ax.plot(ks, np.asarray(scores).mean(axis=0), marker=marker, markersize=3.5, color=color, label=name)
     ax.set_xlabel("k")
     ax.set_ylabel("test accuracy (mean of 5 shuffles of 800/793)")
     ax.grid(alpha=0.3)

@@ -1,13 +1,15 @@
 """The digits page in a real browser: draw with the mouse, read the prediction, clear, redraw;
-a dot is refused; a link restores the settings; a 1280×720 projector shows the canvas whole."""
+a dot is refused; a link restores the settings and the drawing; a 1280×720 projector shows the
+canvas whole."""
 
 import statistics
 import sys
 import time
 from pathlib import Path
+from urllib.parse import parse_qs, urlparse
 
 import pytest
-from conftest import SCREENSHOTS, assert_no_exception_box, screenshot, wait_for_app
+from conftest import CHROMIUM, CHROMIUM_FLAGS, SCREENSHOTS, assert_no_exception_box, screenshot, wait_for_app
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from strokes import PATHS  # noqa: E402
@@ -56,6 +58,62 @@ def clear(page) -> None:
     page.locator(PREDICTION).wait_for(state="detached", timeout=20_000)
 
 
+GRID_IMAGE = 'img[alt^="Your drawing as the 16×16"]'
+
+
+def linked_grid(page) -> str | None:
+    """The drawing's grid in the page's URL (None without one)."""
+    return parse_qs(urlparse(page.url).query).get("digits_grid", [None])[-1]
+
+
+def wait_for_link(page, changed_from: str | None, timeout: float = 20) -> str | None:
+    """Wait until the URL's drawing differs from ``changed_from``; return it."""
+    deadline = time.monotonic() + timeout
+    while linked_grid(page) == changed_from and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    return linked_grid(page)
+
+
+@pytest.fixture
+def browser(server):
+    """A browser of this test's own, for fresh contexts (before the module's shared context
+    starts: Playwright's sync API runs one instance at a time)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
+        yield chromium
+        chromium.close()
+
+
+def test_a_drawing_travels_in_the_link_to_a_fresh_browser(server, browser):
+    """Draw, take the URL, open it in a fresh context: same prediction and grid; Reset clears it."""
+    seen = []
+    for url in (f"{server}/digits", None):
+        context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        page = context.new_page()
+        page.goto(url or seen[0][0])
+        wait_for_app(page, timeout=120_000)
+        page.locator("canvas.upper-canvas").wait_for()
+        if url is not None:
+            draw(page, 5)
+            prediction_after(page, None)
+            wait_for_link(page, None)
+        shown = page.locator(PREDICTION).first.inner_text().strip()
+        seen.append((page.url, linked_grid(page), shown, page.locator(GRID_IMAGE).get_attribute("src")))
+        if url is None:
+            screenshot(page, "digits-from-a-link")
+            assert_no_exception_box(page)
+            assert page.get_by_text("Draw a digit on the canvas").count() == 0
+            clear(page)  # the canvas's reset: the link's drawing goes
+            assert wait_for_link(page, seen[0][1]) is None
+            page.get_by_text("Draw a digit on the canvas").wait_for()
+        context.close()
+    (_, grid, digit, image), (_, grid_again, digit_again, image_again) = seen
+    assert grid is not None and len(grid) == 64
+    assert (grid_again, digit_again, image_again) == (grid, digit, image) and digit == "5"
+
+
 @pytest.fixture(scope="module")
 def digits_page(server, browser_context):
     page = browser_context.new_page()
@@ -72,6 +130,7 @@ def test_draw_a_seven_then_clear_and_draw_a_zero(digits_page):
     draw(page, 7)
     shown, _ = prediction_after(page, None)
     assert shown == "7"
+    assert wait_for_link(page, None) is not None  # the drawing is in the link
     assert_no_exception_box(page)
     screenshot(page, "digits-drew-7")
     images = page.locator('[data-testid="stMain"] img')
@@ -80,6 +139,7 @@ def test_draw_a_seven_then_clear_and_draw_a_zero(digits_page):
     assert_canvas_inside_its_column(page)
     clear(page)
     assert page.get_by_text("Draw a digit on the canvas").count() == 1
+    assert wait_for_link(page, linked_grid(page)) is None  # and out of it once cleared
     draw(page, 0)
     shown, _ = prediction_after(page, None)
     assert shown == "0"

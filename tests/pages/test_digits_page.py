@@ -6,28 +6,36 @@ with the mouse); here ``st_canvas`` is replaced by one that returns a replayed p
 """
 
 import json
+import re
 import sys
 from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
+import pyarrow as pa
 import pytest
 import streamlit as st
 from conftest import assert_no_exception, open_page
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from strokes import draw  # noqa: E402
+from strokes import draw, render_squares, replay  # noqa: E402
 
 from classic import datasets, digits  # noqa: E402
 from classic.knn import METRICS, WEIGHTS  # noqa: E402
+from classic.viz import digits as view  # noqa: E402
 
 
 @pytest.fixture
 def canvas(monkeypatch):
-    """Set ``canvas.image`` to what the fake drawing canvas returns (None: nothing drawn)."""
-    state = SimpleNamespace(image=None)
-    fake = SimpleNamespace(st_canvas=lambda **_: SimpleNamespace(image_data=state.image))
-    monkeypatch.setitem(sys.modules, "streamlit_drawable_canvas", fake)
+    """Set ``canvas.image`` (and ``canvas.json``) to what the fake drawing canvas returns (None:
+    nothing drawn); ``canvas.calls`` keeps the arguments of each call (``initial_drawing``)."""
+    state = SimpleNamespace(image=None, json=None, calls=[])
+
+    def st_canvas(**kwargs):
+        state.calls.append(kwargs)
+        return SimpleNamespace(image_data=state.image, json_data=state.json)
+
+    monkeypatch.setitem(sys.modules, "streamlit_drawable_canvas", SimpleNamespace(st_canvas=st_canvas))
     return state
 
 
@@ -43,6 +51,100 @@ def test_default_page_invites_a_drawing(canvas):
     assert any("Draw a digit" in i.value for i in at.info)
     assert "0 example(s) of yours" in text(at)
     assert at.button(key="digits_teach").disabled
+
+
+def page_settings(at) -> dict:
+    """The classifier settings the page's sidebar stands for (the blur box: σ = 1 cell)."""
+    names = {"k": "slider", "metric": "selectbox", "weights": "selectbox", "invariance": "selectbox"}
+    settings = {name: getattr(at, kind)(key=f"digits_{name}").value for name, kind in names.items()}
+    return {**settings, "blur": 1.0 if at.checkbox(key="digits_blur").value else 0.0}
+
+
+@pytest.mark.parametrize(
+    "default",
+    [None, {"k": 7, "metric": "euclidean", "weights": "uniform", "invariance": "shifts"}],
+    ids=["the library's", "another"],
+)
+def test_the_pages_defaults_are_the_default_models_settings(canvas, data_home, monkeypatch, default):
+    """The sidebar starts at default_model's parameters, wherever classic.digits sets them."""
+    if default is not None:
+        monkeypatch.setattr(digits, "DEFAULT", default)
+    X, y = datasets.load_semeion(data_home)
+    at = open_page("digits")
+    assert_no_exception(at)
+    shown = digits.DigitClassifier(**page_settings(at)).get_params()
+    assert shown == digits.default_model(X, y).get_params()
+
+
+def semeion_link(data_home, index: int = 0) -> tuple[np.ndarray, str, str]:
+    """A Semeion training digit, its link value and the vote caption the library gives it."""
+    X, y = datasets.load_semeion(data_home)
+    grid = X[index].reshape(16, 16)
+    labels, share, _, _ = digits.default_model(X, y).vote(grid.reshape(1, -1))
+    return grid, digits.grid_to_hex(grid), f"Read as {labels[0]} with {share[0].max():.0%} of the vote"
+
+
+@pytest.mark.parametrize("index", [0, 800, 1592])
+def test_a_link_with_a_drawing_shows_it_read_as_the_library_reads_it(canvas, data_home, index):
+    grid, link, caption = semeion_link(data_home, index)
+    at = open_page("digits", params={"digits_grid": link})
+    assert_no_exception(at)
+    assert caption in text(at) and not any("Draw a digit" in i.value for i in at.info)
+    X, y = datasets.load_semeion(data_home)
+    distances, indices = digits.default_model(X, y).kneighbors(grid.reshape(1, -1))
+    strip = view.neighbour_strip(X, y, distances[0], indices[0], len(y))["caption"]
+    captions = [i.proto.imgs[0].caption for i in at.get("image")]
+    assert strip in captions and "What it sees" in captions  # the same neighbours, and the grid
+    assert canvas.calls[-1]["initial_drawing"] == view.grid_drawing(grid, 280)  # drawn on the canvas
+    assert at.query_params["digits_grid"] == link  # still in the link
+    assert not at.button(key="digits_teach").disabled
+
+
+def test_a_drawing_goes_into_the_link_and_a_cleared_canvas_takes_it_out(canvas):
+    canvas.image = draw(7, np.random.default_rng(0))
+    at = open_page("digits")
+    assert at.query_params["digits_grid"] == digits.grid_to_hex(digits.read_drawing(canvas.image).grid)
+    canvas.image = np.zeros((280, 280, 4), dtype=np.uint8)  # the canvas after "Reset canvas & history"
+    at.run()
+    assert "digits_grid" not in at.query_params and "Read as" not in text(at)
+
+
+def test_resetting_a_linked_drawing_clears_it_and_takes_it_out_of_the_link(canvas, data_home):
+    """The canvas's reset goes back to its initial drawing, the link's squares: that clears it."""
+    _, link, caption = semeion_link(data_home)
+    at = open_page("digits", params={"digits_grid": link})
+    assert caption in text(at)
+    canvas.json = canvas.calls[-1]["initial_drawing"]
+    canvas.image = render_squares(canvas.json)
+    at.run()
+    assert_no_exception(at)
+    assert "digits_grid" not in at.query_params and "Read as" not in text(at)
+    assert canvas.calls[-1]["initial_drawing"] is None  # the canvas is emptied
+    assert any("Draw a digit" in i.value for i in at.info)
+
+
+HOSTILE_GRIDS = {
+    "non-hex": "z" * 64,
+    "too short": "ff00",
+    "too long": "0f" * 33,
+    "100 kB": "0f" * 50_000,
+    "HTML": "<img src=x onerror=alert(1)>**bold**" + "0" * 28,
+    "no ink": "0" * 64,
+    "solid ink": "f" * 64,
+}
+
+
+@pytest.mark.parametrize("value", HOSTILE_GRIDS.values(), ids=HOSTILE_GRIDS.keys())
+def test_a_link_drawing_that_cannot_be_read_is_noted_and_ignored(canvas, value):
+    at = open_page("digits", params={"digits_grid": value})
+    assert_no_exception(at)
+    with pytest.raises(ValueError) as why:
+        digits.grid_from_hex(value)
+    notes = [i.value for i in at.info if "digits_grid" in i.value]
+    assert len(notes) == 1 and "could not be used" in notes[0] and str(why.value).split()[-1] in notes[0]
+    assert len(notes[0]) < 400 and "<img" not in notes[0].replace("`digits_grid=<img", "")
+    assert "Read as" not in text(at) and "digits_grid" not in at.query_params
+    assert canvas.calls[-1]["initial_drawing"] is None
 
 
 @pytest.mark.parametrize("digit", [1, 7, 8])
@@ -107,39 +209,90 @@ def test_the_evaluation_shows_the_posts_plain_result_and_every_rung(data_home):
     X, y = datasets.load_semeion(data_home)
     plain = digits.protocol_curve(X, y, [1], range(5)).mean()
     assert at.metric[0].value == f"{plain:.1%}" and "89%" in at.metric[0].label
-    spec = json.loads(at.get("vega_lite_chart")[0].proto.spec)["layer"][0]["encoding"]
-    assert spec["color"]["scale"]["domain"] == [name for name, _ in digits.RUNGS] + ["your settings"]
-    assert spec["x"]["scale"]["domain"] == [1, 50]  # k up to 50, as in the post's plot
+    layers = json.loads(at.get("vega_lite_chart")[0].proto.spec)["layer"]
+    names = [name for name, _ in digits.RUNGS] + ["your settings"]
+    assert layers[0]["encoding"]["color"]["scale"]["domain"] == names
+    assert layers[0]["encoding"]["x"]["scale"]["domain"] == [1, 50]  # k up to 50, as in the post's plot
+    points = [layer["encoding"] for layer in layers if "shape" in layer.get("encoding", {})]
+    assert points[0]["shape"]["scale"]["domain"] == names  # each line its own shape, not colour alone
+    assert len(set(points[0]["shape"]["scale"]["range"])) == len(names)
 
 
-def test_the_ladder_tab_shows_each_rung(data_home):
+def test_the_ladder_tab_shows_each_rung_and_says_which_adds_nothing(data_home):
+    X, y = datasets.load_semeion(data_home)
+    rungs = digits.ladder(X, y)
     at = open_page("digits")
     at.session_state["digits_tab"] = "How far can k-NN go"
     at.run()
     assert_no_exception(at)
-    page = text(at)
-    for name, _ in digits.RUNGS:
-        assert f"**{name}**" in page
+    notes = {
+        line.split("**")[1]: line for m in at.markdown for line in m.value.splitlines() if line[:4] == "- **"
+    }
+    labels = pa.ipc.open_stream(at.get("vega_lite_chart")[0].proto.data.data).read_all().to_pylist()
+    assert list(notes) == [label["rung"] for label in labels] == [name for name, _ in digits.RUNGS]
+    nothing = 0
+    for (name, accuracy), (_, below), label in zip(rungs[1:], rungs, labels[1:], strict=False):
+        gain = accuracy - below
+        said = [notes[name], label["label"]]  # beside the rung, in the list and on its bar
+        assert label["label"].startswith(f"{accuracy:.1%} (")
+        if abs(gain) < digits.NO_GAIN:
+            nothing += 1
+            assert all(f"{100 * gain:+.2f} points: no real gain" in words for words in said), said
+        else:
+            assert all(
+                f"{100 * gain:+.1f} points)" in words and "no real gain" not in words for words in said
+            ), said
+    assert nothing == 1  # distance weights: +0.05 points on these splits
+
+
+def closest(options, value: float) -> str:
+    """The option "about N%" nearest to ``value``."""
+    return min(options, key=lambda option: abs(float(option.split()[1].rstrip("%")) / 100 - value))
+
+
+def gain_range(options, points: float) -> str:
+    """The option ("a to b points", "more than c points", else "none") that holds ``points``."""
+    for option in options:
+        if (within := re.fullmatch(r"(\d+) to (\d+) points", option)) and float(within[1]) <= points < float(
+            within[2]
+        ):
+            return option
+        if (above := re.fullmatch(r"more than (\d+) points", option)) and points >= float(above[1]):
+            return option
+    return "none"
 
 
 def test_try_this_reveals_match_the_library(data_home):
+    """Every step's answer recomputed here from classic.digits, against the answer the page reveals."""
     X, y = datasets.load_semeion(data_home)
-    plain = digits.protocol_curve(X, y, range(1, 51))
-    blurred = digits.protocol_curve(X, y, [1], blur=1.0)
+    plain = digits.protocol_curve(X, y, range(1, 51)).mean(axis=0)
+    blurred = digits.protocol_curve(X, y, [1], blur=1.0).mean()
+    bar = np.zeros((280, 280, 4), dtype=np.uint8)
+    bar[20:260, 130:150, 3] = 255  # one straight vertical stroke
+    grid = digits.canvas_to_grid(bar)
+    inked = np.flatnonzero(grid.any(axis=0))
+    small = digits.read_drawing(replay(2, (20, 20, 35, 55)))  # a 2 in a corner, a fifth of the canvas tall
     at = open_page("digits")
     radios = [r for r in at.radio if r.key and r.key.startswith("digits_try_")]
-    assert 4 <= len(radios) <= 6
+    assert len(radios) == 5
+    change = plain[-1] - plain[0]
     expected = [
-        "about 90%",  # the post's 89%
-        "falls" if plain[:, -1].mean() < plain[:, 0].mean() else "rises",
-        "3 to 6 points" if 0.03 <= blurred.mean() - plain[:, 0].mean() < 0.06 else "?",
-        "a vertical bar",
-        "the page asks you to draw bigger",
+        closest(radios[0].options, plain[0]),
+        "stays the same" if abs(change) < 0.005 else "rises" if change > 0 else "falls",
+        gain_range(radios[2].options, 100 * (blurred - plain[0])),
+        "a black square"
+        if grid.all()
+        else "a vertical bar"
+        if grid.all(axis=0)[inked].all()
+        else "a diagonal band",
+        "the page asks you to draw bigger" if small.status == "small" else "it is read right",
     ]
+    assert expected[3] == "a vertical bar" and inked.size <= 6 and small.status == "small"
     for radio, answer in zip(radios, expected, strict=True):
+        assert answer in radio.options
         radio.set_value(answer).run()
         assert_no_exception(at)
-        assert any(answer in s.value for s in at.success), answer
+        assert any(f"Right: **{answer}**" in s.value for s in at.success), answer
 
 
 def test_taught_examples_are_counted(canvas):
