@@ -9,9 +9,11 @@ nodes at once and ``classic.criteria.split_scores`` scores them.
   a finite number) and the sorted values of each column.
 - ``Encoding``: a categorical value → its branch (−1 missing, −2 never seen), numbers as floats.
 - ``categorical_counts``: one bincount gives ``counts[node, feature, branch, class]``.
-- ``threshold_candidates``: for one numeric feature and all nodes of a level, the slides'
-  candidate thresholds (midpoints between consecutive values whose labels differ) with the
-  count table of each, from one presorted order of the column.
+- ``Presorted`` / ``threshold_candidates``: for the numeric features and all nodes of a level,
+  the slides' candidate thresholds (midpoints between consecutive values whose labels differ)
+  with the count table of each, from columns sorted once per fit; ``split_scores`` then scores
+  every threshold of the level in one call and ``first_best`` keeps each node's best.
+- ``Training.partition``: all splitting nodes' rows sent down their tests at once.
 - ``Router``: the tree as flat arrays; all rows go down one level at a time.
 """
 
@@ -132,6 +134,88 @@ def categorical_counts(
     return out
 
 
+class Presorted:
+    """The numeric columns sorted once: every known value as (row, feature, value, label), grouped
+    by feature and sorted by value within a feature (stable, so ties keep the row order).
+
+    ``candidates`` regroups them by (feature, node) with one stable sort on the group number,
+    which keeps each group sorted by value; with ``narrow`` it keeps only the rows still
+    growing, so that the next level (whose nodes split this level's) sorts fewer.
+    """
+
+    def __init__(self, orders: list[np.ndarray], columns: np.ndarray, y: np.ndarray):
+        seq = np.concatenate(orders)
+        feature = np.repeat(np.arange(len(orders)), [len(order) for order in orders])
+        value = columns[seq, feature]
+        known = ~np.isnan(value)
+        self.n_features, self.lost = len(orders), (seq[~known], feature[~known])  # missing: (row, feature)
+        seq, self.feature, self.value = seq[known], feature[known], value[known]
+        self.seq, self.label = seq, y[seq]
+
+    def candidates(
+        self, node_of_row: np.ndarray, n_nodes: int, n_classes: int, narrow: bool = False
+    ) -> tuple:
+        """``threshold_candidates`` for these columns (see there)."""
+        n_groups = self.n_features * n_nodes
+        node = node_of_row[self.seq]
+        active = node >= 0
+        group = np.where(active, self.feature * n_nodes + node, n_groups)  # rows not growing: last
+        # A stable sort on a 16-bit key is a radix sort (a few microseconds for thousands of rows).
+        key = group.astype(np.int16) if n_groups < 2**15 - 1 else group
+        keep = np.argsort(key, kind="stable")[: np.count_nonzero(active)]
+        seq, value, label, group = self.seq[keep], self.value[keep], self.label[keep], group[keep]
+        lost_seq, lost_feature = self.lost
+        missing = np.zeros(n_groups, np.int64)
+        if len(lost_seq):
+            lost_node = node_of_row[lost_seq]
+            on = lost_node >= 0
+            lost_seq, lost_feature, lost_node = lost_seq[on], lost_feature[on], lost_node[on]
+            missing = np.bincount(lost_feature * n_nodes + lost_node, minlength=n_groups)
+        if narrow:
+            self.seq, self.feature, self.value, self.label = seq, self.feature[keep], value, label
+            self.lost = (lost_seq, lost_feature)
+        n = len(seq)
+        if n < 2:
+            return _no_candidates(n_classes, missing)
+        # Runs of one value in one group; a candidate lies after a run unless it ends its group,
+        # or no label changes over it and the next run (both pure, one label).
+        new_group = np.empty(n + 1, dtype=bool)  # a group starts at each True (and one ends at n)
+        new_group[0] = new_group[n] = True
+        np.not_equal(group[1:], group[:-1], out=new_group[1:n])
+        run_end = new_group[1:].copy()
+        run_end[:-1] |= value[1:] != value[:-1]
+        ends = np.flatnonzero(run_end)
+        changes = np.zeros(n, np.int64)  # label changes up to each position
+        np.cumsum(label[1:] != label[:-1], out=changes[1:])
+        starts = ends.copy()  # each run's first position (after the previous run's end)
+        starts[0], starts[1:] = 0, ends[:-1] + 1
+        at = ends[:-1]
+        at = at[~new_group[at + 1] & (changes[ends[1:]] != changes[starts[:-1]])]
+        if len(at) == 0:
+            return _no_candidates(n_classes, missing)
+        # Class counts: running totals per class, read at each candidate and at its group's ends.
+        cum = np.zeros((n_classes, n + 1), np.int64)
+        np.cumsum(label == np.arange(n_classes)[:, None], axis=1, out=cum[:, 1:])
+        first = np.flatnonzero(new_group)
+        which = np.searchsorted(first, at, "right")
+        low, here, high = cum[:, first[which - 1]], cum[:, at + 1], cum[:, first[which]]
+        tables = np.empty((len(at), 2, n_classes), np.int64)
+        tables[:, 0] = (here - low).T
+        tables[:, 1] = (high - here).T
+        gap = np.column_stack([value[at], value[at + 1]])
+        return group[at], (gap[:, 0] + gap[:, 1]) / 2, gap, tables, missing
+
+
+def _no_candidates(n_classes: int, missing: np.ndarray) -> tuple:
+    return (
+        np.zeros(0, np.int64),
+        np.zeros(0),
+        np.zeros((0, 2)),
+        np.zeros((0, 2, n_classes), np.int64),
+        missing,
+    )
+
+
 def threshold_candidates(
     orders: list[np.ndarray],
     columns: np.ndarray,
@@ -149,44 +233,7 @@ def threshold_candidates(
     value. A candidate lies between two consecutive distinct values unless all rows at both
     have one same label.
     """
-    parts = [order[node_of_row[order] >= 0] for order in orders]
-    seq = np.concatenate(parts)
-    feature = np.repeat(np.arange(len(parts)), [len(part) for part in parts])
-    groups = feature * n_nodes + node_of_row[seq]
-    keep = np.argsort(groups, kind="stable")  # grouped, sorted by value within a group
-    seq, feature, groups = seq[keep], feature[keep], groups[keep]
-    values = columns[seq, feature]
-    n_groups = len(parts) * n_nodes
-    known = ~np.isnan(values)
-    missing = np.bincount(groups[~known], minlength=n_groups)
-    seq, values, groups = seq[known], values[known], groups[known]
-    empty = (
-        np.zeros(0, np.int64),
-        np.zeros(0),
-        np.zeros((0, 2)),
-        np.zeros((0, 2, n_classes), np.int64),
-        missing,
-    )
-    if len(seq) < 2:
-        return empty
-    cum = np.cumsum(np.eye(n_classes, dtype=np.int64)[y[seq]], axis=0)
-    last = np.append((groups[1:] != groups[:-1]) | (values[1:] != values[:-1]), True)
-    ends = np.flatnonzero(last)  # last position of each run of one value in one group
-    runs = np.diff(cum[ends], axis=0, prepend=np.zeros((1, n_classes), np.int64))
-    pure = np.count_nonzero(runs, axis=1) == 1
-    label = runs.argmax(axis=1)
-    same_group = groups[ends[:-1]] == groups[ends[1:]]
-    at = ends[:-1][same_group & ~(pure[:-1] & pure[1:] & (label[:-1] == label[1:]))]
-    if len(at) == 0:
-        return empty
-    group = groups[at]
-    padded = np.vstack([np.zeros((1, n_classes), np.int64), cum])
-    base = padded[np.searchsorted(groups, np.arange(n_groups))]  # counts before each group
-    total = padded[np.searchsorted(groups, np.arange(n_groups), "right")] - base
-    left = cum[at] - base[group]
-    tables = np.stack([left, total[group] - left], axis=1)
-    gap = np.column_stack([values[at], values[at + 1]])
-    return group, gap.mean(axis=1), gap, tables, missing
+    return Presorted(orders, columns, y).candidates(node_of_row, n_nodes, n_classes)
 
 
 def first_best(node: np.ndarray, score: np.ndarray, n_nodes: int, tolerance: float) -> np.ndarray:
@@ -197,11 +244,13 @@ def first_best(node: np.ndarray, score: np.ndarray, n_nodes: int, tolerance: flo
     out = np.full(n_nodes, -1, dtype=np.int64)
     if len(node) == 0:
         return out
-    starts = np.flatnonzero(np.r_[True, node[1:] != node[:-1]])
-    best = np.maximum.reduceat(score, starts)
-    good = np.flatnonzero(score >= np.repeat(best, np.diff(np.r_[starts, len(node)])) - tolerance)
-    first = good[np.r_[True, node[good][1:] != node[good][:-1]]]
-    out[node[first]] = first
+    new = np.empty(len(node), dtype=bool)
+    new[0] = True
+    np.not_equal(node[1:], node[:-1], out=new[1:])
+    starts = np.flatnonzero(new)
+    best = np.maximum.reduceat(score, starts)[np.cumsum(new) - 1]  # each candidate's node's best
+    first = np.minimum.reduceat(np.where(score >= best - tolerance, np.arange(len(node)), len(node)), starts)
+    out[node[starts]] = np.where(first < len(node), first, -1)
     return out
 
 
@@ -231,7 +280,11 @@ class Training:
     def __init__(self, codes, values, y, numeric, branches, n_classes: int):
         self.values, self.y, self.numeric, self.n_classes = values, y, numeric, n_classes
         self.branches = [[] if num else [str(b) for b in v] for v, num in zip(branches, numeric, strict=True)]
+        self.codes = codes
         self.order = {j: np.argsort(values[:, j], kind="stable") for j in np.flatnonzero(numeric)}
+        self.sorted = (
+            Presorted(list(self.order.values()), values[:, list(self.order)], y) if self.order else None
+        )
         self.categorical = np.flatnonzero(~numeric)
         # Count-table cells: a known value's branch, or the last slot for a missing one.
         self.width = max([len(self.branches[j]) for j in self.categorical] + [0]) + 1
@@ -260,19 +313,56 @@ class Training:
             scores[:, self.categorical] = found
         if self.order:
             node_of_row = np.full(len(self.y), -1, dtype=np.int64)
-            for i, rows in enumerate(groups):
-                node_of_row[rows] = i
+            node_of_row[np.concatenate(groups)] = np.repeat(np.arange(len(groups)), [len(g) for g in groups])
             numeric = list(self.order)
-            group, threshold, gap, counts, missing = threshold_candidates(
-                list(self.order.values()), self.values[:, numeric], self.y, node_of_row, len(groups), k
-            )
+            # Each level's nodes split the last level's: the presorted rows narrow as they go.
+            group, threshold, gap, counts, missing = self.sorted.candidates(node_of_row, len(groups), k, True)
             found = score(counts, missing[group])
             best = first_best(group, found, len(numeric) * len(groups), tolerance).reshape(len(numeric), -1)
-            for f, j in enumerate(numeric):
-                chosen = best[f] >= 0
-                scores[chosen, j] = found[best[f][chosen]]
-                tables.thresholds[j] = (best[f], threshold, gap, counts, missing[f * len(groups) :])
+            chosen, at = best >= 0, np.maximum(best, 0)
+            if len(found):
+                scores[:, numeric] = np.where(chosen, found[at], -np.inf).T
+            ends = gap[at] if len(gap) else np.zeros((*best.shape, 2))
+            low, high = ends[..., 0].tolist(), ends[..., 1].tolist()  # the best τ's neighbours
+            per_node = zip(best.tolist(), low, high, missing.reshape(len(numeric), -1).tolist(), strict=True)
+            for j, (b, lo, hi, lost) in zip(numeric, per_node, strict=True):
+                tables.thresholds[j] = (b, threshold, lo, hi, counts, lost)
         return scores, tables
+
+    def partition(self, tests: list[tuple[np.ndarray, int, float | None, int]]) -> list[list[np.ndarray]]:
+        """The rows of each branch of each test ``(rows, feature, τ or None, majority branch)``.
+
+        All nodes' rows go down their tests at once (``x > τ``, or the value's branch); a row
+        missing the value goes to the majority branch; rows keep their order within a branch.
+        """
+        if not tests:
+            return []
+        width = max(self.width, 2)
+        rows = np.concatenate([test[0] for test in tests])
+        node = np.repeat(np.arange(len(tests)), [len(test[0]) for test in tests])
+        feature = np.array([test[1] for test in tests])[node]
+        threshold = np.array([np.nan if test[2] is None else test[2] for test in tests])[node]
+        if self.order:  # a numeric test sends x > τ right (a categorical test's τ is NaN: never)
+            x = self.values[rows, feature]
+            branch, lost = (x > threshold).astype(np.int64), np.isnan(x)
+        if len(self.categorical):  # a categorical test: the value's branch (−1: missing)
+            code = self.codes[rows, feature]
+            if self.order:
+                categorical = np.isnan(threshold)
+                branch, lost = np.where(categorical, code, branch), np.where(categorical, code < 0, lost)
+            else:
+                branch, lost = code, code < 0
+        if lost.any():
+            branch = np.where(lost, np.array([test[3] for test in tests])[node], branch)
+        key = node * width + branch
+        order = np.argsort(key.astype(np.int16) if len(tests) * width < 2**15 else key, kind="stable")
+        ends = np.zeros(len(tests) * width + 1, np.int64)
+        np.cumsum(np.bincount(key, minlength=len(tests) * width), out=ends[1:])
+        ordered, ends = rows[order], ends.tolist()
+        return [
+            [ordered[ends[i * width + b] : ends[i * width + b + 1]] for b in range(width)]
+            for i in range(len(tests))
+        ]
 
 
 class LevelTables:
@@ -287,11 +377,12 @@ class LevelTables:
         if j in self.position:
             branches, f = self.training.branches[j], self.position[j]
             return branches, self.known[i, f, : len(branches)], int(self.missing[i, f]), None
-        best, threshold, gap, counts, missing = self.thresholds[j]
+        best, threshold, low, high, counts, missing = self.thresholds[j]
         b = best[i]
         if b < 0:
-            return ["", ""], np.zeros((2, self.training.n_classes), np.int64), int(missing[i]), None
-        return threshold_branches(threshold[b], *gap[b]), counts[b], int(missing[i]), float(threshold[b])
+            return ["", ""], np.zeros((2, self.training.n_classes), np.int64), missing[i], None
+        tau = float(threshold[b])
+        return threshold_branches(tau, low[i], high[i]), counts[b], missing[i], tau
 
 
 class Router:
@@ -318,14 +409,24 @@ class Router:
         ids = [node.id for node in nodes]
         self.votes[ids] = [list((node.source or node).counts.values()) for node in nodes]
         self.proba = self.votes / np.maximum(self.votes.sum(axis=1, keepdims=True), 1)
-        for node in nodes:
-            if node.is_leaf:
-                continue
-            self.feature[node.id] = node.feature_index
-            self.threshold[node.id] = np.nan if node.threshold is None else node.threshold
-            for k, (key, child) in enumerate(node.children.items()):
-                b = k if node.threshold is not None else position[node.feature_index][key]
-                self.child[node.id, b], self.share[node.id, b] = child.id, node.shares[key]
+        inner = [node for node in nodes if not node.is_leaf]
+        self.feature[[node.id for node in inner]] = [node.feature_index for node in inner]
+        self.threshold[[node.id for node in inner]] = [
+            np.nan if node.threshold is None else node.threshold for node in inner
+        ]
+        edges = [  # (parent, branch slot, child, share), gathered, then written at once
+            (
+                node.id,
+                k if node.threshold is not None else position[node.feature_index][key],
+                child.id,
+                node.shares[key],
+            )
+            for node in inner
+            for k, (key, child) in enumerate(node.children.items())
+        ]
+        if edges:
+            parent, slot, child, share = zip(*edges, strict=True)
+            self.child[parent, slot], self.share[parent, slot] = child, share
         self.majority = np.argmax(self.share, axis=1)
 
     def route(

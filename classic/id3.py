@@ -285,10 +285,13 @@ class ID3(Estimator):
             scores, tables = data.score_level(
                 [item.rows for item in level], lambda c, m: split_scores(c, m, self.criterion)[4], TOLERANCE
             )
-            following = []
+            split = []
             for i, (item, score) in enumerate(zip(level, scores.tolist(), strict=True)):
-                following += self._split(item, score, partial(tables, i), codes, values, y)
-            level = following
+                if test := self._test(item, score, partial(tables, i)):
+                    split.append((item, test))
+            # All splitting nodes' rows go down their tests at once: the rows of each branch.
+            parts = data.partition([(item.rows, *test[:3]) for item, test in split])
+            level = [c for (i, t), r in zip(split, parts, strict=True) for c in self._split(i, t, r, data)]
         self._compile()
 
     def _choose(self, node: Node, available: list[int], score: list[float]) -> int | None:
@@ -298,39 +301,36 @@ class ID3(Estimator):
             return None
         return next(j for j in available if score[j] >= best - TOLERANCE)
 
-    def _split(self, item: _Pending, score: list[float], table: Any, codes, values, y) -> list[_Pending]:
-        """Split one node on the test ``_choose`` picks; the children, waiting their turn."""
-        node, rows, available = item.node, item.rows, item.available
-        j = self._choose(node, available, score)
+    def _test(self, item: _Pending, score: list[float], table: Any) -> tuple | None:
+        """The test ``_choose`` picks, made the node's: ``(feature, τ, majority branch, branches, counts)``."""
+        node = item.node
+        j = self._choose(node, item.available, score)
         if j is None:
-            return []
+            return None
         branches, counts, _, threshold = table(j)
         node.feature, node.feature_index, node.threshold = self.feature_names_[j], j, threshold
         node.step = len(self.steps_)
-        self.steps_.append(SplitStep(node, rows, list(available), node.feature, table, self))
-        if threshold is None:
-            branch = codes[rows, j]
-            rest = [a for a in available if a != j]
-        else:
-            branch = (values[rows, j] > threshold).astype(np.int64)
-            rest = available
+        self.steps_.append(SplitStep(node, item.rows, list(item.available), node.feature, table, self))
         counts = counts.tolist()
         sizes = [sum(c) for c in counts]
-        majority = sizes.index(max(sizes))
-        if sum(sizes) < len(rows):  # rows missing the value go the way most rows went
-            lost = codes[rows, j] < 0 if threshold is None else np.isnan(values[rows, j])
-            extra = np.bincount(y[rows[lost]], minlength=len(self.classes_)).tolist()
+        return j, threshold, sizes.index(max(sizes)), branches, counts
+
+    def _split(self, item: _Pending, test: tuple, parts: list[np.ndarray], data) -> list[_Pending]:
+        """The children of a node split on ``test``, waiting their turn; ``parts``: each branch's rows."""
+        node, rows, (j, threshold, majority, branches, counts) = item.node, item.rows, test
+        sizes = [sum(c) for c in counts]
+        if sum(sizes) < len(rows):  # the rows missing the value went the way most rows went
+            lost = data.codes[rows, j] < 0 if threshold is None else np.isnan(data.values[rows, j])
+            extra = np.bincount(data.y[rows[lost]], minlength=len(self.classes_)).tolist()
             counts[majority] = [a + b for a, b in zip(counts[majority], extra, strict=True)]
-            branch[lost] = majority
-        ordered = rows[np.argsort(branch, kind="stable")]
-        ends = np.cumsum([sum(c) for c in counts]).tolist()
+        rest = item.available if threshold is not None else [a for a in item.available if a != j]
         children, known = [], max(sum(sizes), 1)
         for b, key in enumerate(branches):
-            if not sum(counts[b]) and not self._empty_children:
+            if not (size := sum(counts[b])) and not self._empty_children:
                 continue  # a value no row here has: the node itself answers for it
             child = self._make_node(counts[b], node.depth + 1, node)
             node.children[key], node.shares[key] = child, sizes[b] / known
-            children.append(_Pending(child, ordered[ends[b] - sum(counts[b]) : ends[b]], rest))
+            children.append(_Pending(child, parts[b][:size], rest))  # size < len: a test with no table
         return children
 
     # -- prediction ----------------------------------------------------------------------------
