@@ -198,11 +198,13 @@ class Presorted:
         np.cumsum(label == np.arange(n_classes)[:, None], axis=1, out=cum[:, 1:])
         first = np.flatnonzero(new_group)
         which = np.searchsorted(first, at, "right")
-        low, here, high = cum[:, first[which - 1]], cum[:, at + 1], cum[:, first[which]]
+        after = at + 1
+        low, here, high = cum[:, first[which - 1]], cum[:, after], cum[:, first[which]]
         tables = np.empty((len(at), 2, n_classes), np.int64)
         tables[:, 0] = (here - low).T
         tables[:, 1] = (high - here).T
-        gap = np.column_stack([value[at], value[at + 1]])
+        gap = np.empty((len(at), 2))
+        gap[:, 0], gap[:, 1] = value[at], value[after]
         return group[at], (gap[:, 0] + gap[:, 1]) / 2, gap, tables, missing
 
 
