@@ -11,7 +11,7 @@ from classic.viz import tree_lesson as lesson
 from pages._ui import points, present, url
 from pages._ui.data import load_house_votes
 from pages._ui.lesson import Step, compare_link, how_it_works, try_this
-from pages._ui.players import html_player
+from pages._ui.players import frame_player, linked_frame
 from pages._ui.shell import ensure_app_shell
 
 ensure_app_shell()
@@ -101,9 +101,9 @@ tabs = dict(zip(TABS, st.tabs(TABS, key="tree_tab", on_change="rerun", bind="que
 shown = next((tab_name for tab_name, tab in tabs.items() if tab.open), TABS[0])
 with tabs[shown]:
     if shown == "Tree":
-        step = st.slider("Splits shown", 0, max(splits, 1), splits, key="tree_step", bind="query-params")
+        step = linked_frame("tree_step", "tree_player", splits, splits)  # the player is its one control
         view = figures.player_data(model, step, present_on, X[row - 1], steps)
-        html_player("tree_player.html", view, label=f"The tree after {step} of {splits} splits")
+        frame_player("tree_player.html", "tree_player", "tree_step", view)
         st.caption(lesson.summary(model, X, y, row, url.code_span))
         if 0 < step <= splits:
             worked = figures.kept_steps(model)[step - 1]
@@ -121,7 +121,7 @@ with tabs[shown]:
         present.chart(chart, spec, key="tree_regions", on_select=pick_row, selection_mode="pick", alt=alt)
         with tree:
             view = figures.player_data(model, splits, present_on, X[row - 1], steps)
-            html_player("tree_player.html", view, label="The tree, the chosen point's path outlined")
+            frame_player("tree_player.html", "tree_whole", "tree_step", view, report=False)
         st.caption(lesson.summary(model, X, y, row, url.code_span) + " Click a point to follow it.")
     elif shown == "Data & rules":
         st.dataframe(lesson.data_frame(X, y, names), hide_index=True, height=240)

@@ -11,7 +11,7 @@ from classic import perceptron_lessons as lessons
 from classic.viz import perceptron as viz
 from pages._ui import present, url
 from pages._ui.lesson import Step, compare_link, how_it_works, try_this
-from pages._ui.players import html_player
+from pages._ui.players import frame_player, linked_frame
 from pages._ui.points import user_points
 from pages._ui.shell import ensure_app_shell
 
@@ -65,14 +65,17 @@ every, no_line, general, size = st.tabs(TABS, key="pc_tab", on_change="rerun", b
 
 if every.open:
     left, right = every.columns([3, 2])
-    with left:
-        label = f"Animation of every perceptron update: {model.n_updates_} updates over {len(X)} points"
-        data = viz.player_data(X, y, model, NAMES, verdict, present=present.is_on())
-        html_player("perceptron_player.html", data, label)
-    with right:
-        {"good": st.success, "bad": st.error, "stop": st.warning}[verdict[0]](
-            f"**{verdict[1]}** {verdict[2]}"
-        )
+    with left:  # the player's frame is in the link (?pc_frame=) and starts it
+        frame = linked_frame("pc_frame", "pc_player", model.n_updates_, 0, model.weights_history_.tobytes())
+        data = viz.player_data(X, y, model, NAMES, verdict, present=present.is_on(), start=frame)
+        frame_player("perceptron_player.html", "pc_player", "pc_frame", data)
+    with right:  # the verdict once the player has shown the last update (it answers a Try-this question)
+        if frame == model.n_updates_:
+            {"good": st.success, "bad": st.error, "stop": st.warning}[verdict[0]](
+                f"**{verdict[1]}** {verdict[2]}"
+            )
+        else:
+            st.caption(f"The verdict shows here once the player reaches update {model.n_updates_}.")
         present.chart(st, viz.mistakes_spec(model.mistakes_per_epoch_), alt="Mistakes in each pass.")
         alpha = np.bincount(model.update_points_, minlength=len(X))
         present.chart(st, viz.alpha_spec(X, y, alpha, NAMES), alt="The points sized by their updates.")

@@ -303,7 +303,7 @@ def test_player_data_carries_the_theme_and_every_update():
 
 def test_the_player_types_no_class_or_accent_colour():
     html = (Path(__file__).resolve().parents[1] / "assets" / "perceptron_player.html").read_text()
-    script = html[html.index("<script>") :]
+    script = html[html.index("<script") :]
     assert not re.findall(r"#[0-9a-fA-F]{3,6}\b|rgba?\(", script)  # colours come from DATA.theme
     for colour in theme.PALETTE + [theme.ACCENT]:
         assert colour.lower() not in html.lower()

@@ -83,7 +83,8 @@ def try_this_steps() -> list[dict]:
     rbf = pc.DualPerceptron(kernel="rbf", gamma=2.0, max_epochs=200).fit(*corners)
     _, rows = lessons.updates_against_size()
     first, last = rows[0], rows[-1]
-    base = {"pc_seed": 0, "pc_epochs": 100, "pc_shuffle": False, "pc_tab": "Every update"}
+    # Each view opens on the player's first frame: its end (and the verdict beside it) would answer.
+    base = {"pc_seed": 0, "pc_epochs": 100, "pc_shuffle": False, "pc_tab": "Every update", "pc_frame": 0}
     pocket_right = round(pocket.score(*corners) * 4)
     grows = last[1] > 10 * first[1]
     return [
@@ -157,8 +158,11 @@ def player_data(
     speed: int = 8,
     autoplay: bool = False,
     present: bool = False,
+    start: int = 0,
 ) -> dict:
     """The JSON the browser player draws from (``present``: larger text, a shorter plot).
+
+    ``start`` is the frame shown first (the number of updates made, 0 … all of them).
 
     ``model`` is a fitted :class:`~classic.perceptron.Perceptron`; ``y`` holds class indices
     0/1; ``verdict`` is (kind, title, text) with kind "good", "bad" or "stop" (the player
@@ -183,6 +187,7 @@ def player_data(
         "speed": int(speed),
         "autoplay": bool(autoplay),
         "present": bool(present),
+        "start": int(min(max(start, 0), len(weights))),
     }
 
 

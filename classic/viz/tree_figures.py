@@ -295,6 +295,7 @@ def player_data(
         "start": int(min(max(start, 0), len(steps))),
         "note": size_note(model),
         "path": [] if path is None else [int(node.id) for node in model.decision_path(path)],
+        "present": bool(present),
         "font": 18 if present else 14,
         "height": 330 if present else 420,
         "theme": {

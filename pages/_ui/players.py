@@ -2,24 +2,14 @@
 
 from __future__ import annotations
 
-import json
+import hashlib
+import math
 import re
 from pathlib import Path
 
 import streamlit as st
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
-
-
-def html_player(template: str, data: dict, label: str) -> None:
-    """A self-contained HTML/JavaScript player from ``assets/``, its JSON data filled in.
-
-    It runs in the browser (no server round trip per frame) and loads nothing from the
-    network. ``label`` names the frame for screen readers.
-    """
-    payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
-    html = (ASSETS / template).read_text(encoding="utf-8").replace("__PLAYER_DATA__", payload)
-    st.iframe(html, height="content", alt=label)
 
 
 @st.cache_resource
@@ -35,3 +25,62 @@ def component_player(template: str):
     html = re.search(r"<body>(.*?)<script", page, re.S).group(1)
     name = template.removesuffix(".html")
     return st.components.v2.component(name, html=html.strip(), css=css.strip(), js=js.strip())
+
+
+def _integer(text: str | None, default: int) -> int:
+    """A link's text as a whole number, or ``default`` when it is none."""
+    try:
+        number = float(text)
+    except (TypeError, ValueError):
+        return default
+    return int(number) if math.isfinite(number) and number == int(number) else default
+
+
+def linked_frame(key: str, player: str, last: int, default: int, fit: bytes = b"") -> int:
+    """The frame the player ``player`` shows (0 … ``last``), kept in the link as ``?key=``.
+
+    No widget holds it, so this does what ``bind="query-params"`` does for one. When the player
+    is not on the page yet (a link opened, the page or its tab just shown) the link's value is
+    used, clamped to 0 … ``last`` (a value that is no whole number is dropped); the URL then
+    shows the value used, so ``url.note_ignored_params`` notes a value not taken. After that
+    the session's value wins (the player reported a frame, a Try-this setup chose one: a URL
+    sent with a quick second report may be a run behind), and a different ``fit`` (the data
+    the player plays) starts again at ``default``, as a new player did. The default is left
+    out of the URL.
+    """
+    ss, text, mark = st.session_state, st.query_params.get(key), f"_{key}_fit"
+    fit = hashlib.sha256(fit).hexdigest()
+    if player not in ss:  # the player's state goes when a run does not show it
+        ss[key] = _integer(text, default)
+    elif ss.get(mark, fit) != fit:
+        ss[key] = default
+    value = min(max(_integer(str(ss.get(key, default)), default), 0), last)
+    ss[key], ss[mark] = value, fit
+    if value == default:
+        st.query_params.pop(key, None)
+    elif text != str(value):
+        st.query_params[key] = str(value)
+    return value
+
+
+def _heard(player: str, key: str) -> None:
+    """A player reported the frame it rests on: keep it as ``key`` (the next run clamps it)."""
+    sent = (st.session_state.get(player) or {}).get("frame")
+    try:
+        frame, count = int(sent["at"]), int(sent["n"])
+    except (TypeError, KeyError, ValueError):
+        return
+    st.session_state[key] = frame
+    st.session_state[f"_{key}_heard"] = count
+
+
+def frame_player(template: str, key: str, frame_key: str, data: dict, report: bool = True) -> None:
+    """A player (``assets/<template>``) started at ``data["start"]`` that reports its frame into ``frame_key``.
+
+    The player sends ``{"at": frame, "n": count}`` when it pauses, steps, is scrubbed or ends;
+    ``heard`` (the last count the page heard) tells it whether ``start`` is the page's own
+    choice or an echo of an older report. ``report=False`` shows a view that reports nothing.
+    """
+    heard = st.session_state.get(f"_{frame_key}_heard", 0)
+    on = {"on_frame_change": lambda: _heard(key, frame_key)} if report else {}
+    component_player(template)(data={**data, "heard": heard, "report": report}, key=key, **on)

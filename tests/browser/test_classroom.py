@@ -25,7 +25,8 @@ MIN_FONT = 18
 FIGURE = (
     '[data-testid="stMain"] iframe, [data-testid="stMain"] canvas, '
     '[data-testid="stMain"] [data-testid="stImage"] img, [data-testid="stMain"] .stVegaLiteChart, '
-    '[data-testid="stMain"] [data-testid="stGraphVizChart"], [data-testid="stMain"] .stCustomComponentV1'
+    '[data-testid="stMain"] [data-testid="stGraphVizChart"], [data-testid="stMain"] .stCustomComponentV1, '
+    '[data-testid="stMain"] [data-testid^="stBidiComponent"]'
 )
 # Each page's tabs are bound to the link (``st.tabs(key=..., bind="query-params")``).
 TABS = {

@@ -1,28 +1,40 @@
-"""The ID3 page in a real browser: the step player grows the tree split by split with no server
-round trip, keys and buttons drive it, a link restores a pruned tree exactly, presentation mode
-fits 1280×720, and an uploaded CSV full of markup makes the browser fetch nothing."""
+"""The ID3 page in a real browser: the step player grows the tree split by split in the browser
+(keys and buttons drive it, playing sends nothing per frame), the split it rests on is in the link
+(tree_step) and a fresh browser opens on it, a link restores a pruned tree exactly, presentation
+mode fits 1280×720 and takes the keyboard, and an uploaded CSV full of markup makes the browser
+fetch nothing."""
 
 import json
 from urllib.parse import urlencode, urlsplit
 
 import pytest
-from conftest import assert_no_exception_box, screenshot, wait_for_app
+from conftest import assert_no_exception_box, chromium_context, screenshot, wait_for_app
 
 pytestmark = pytest.mark.browser
 
-PLAYER = 'iframe[title^="The tree"]'
+PLAYER = (
+    ".tree-player"  # the player's root (Playwright's CSS locators reach into the component's shadow root)
+)
 HOSTILE = "![x](http://example.invalid/a.png)"
 
 
 def player(page, index: int = 0):
-    """The step player's Frame, once it has drawn."""
-    frame = page.locator(PLAYER).nth(index).element_handle().content_frame()
-    frame.wait_for_function("Number(document.body.dataset.drawn) >= 1")
-    return frame
+    """The step player's root, once it has drawn (controls are found in it, its state read from it)."""
+    page.locator(f"{PLAYER}[data-drawn]").nth(index).wait_for()
+    return page.locator(PLAYER).nth(index)
 
 
-def shown(frame) -> int:
-    return int(frame.evaluate("document.body.dataset.frame"))
+def shown(root) -> int:
+    return int(root.get_attribute("data-frame"))
+
+
+def data(root) -> dict:
+    """The JSON the page sent the player."""
+    return root.evaluate("(root) => root.playerData")
+
+
+def link_step(page) -> str | None:
+    return page.evaluate("() => new URL(location).searchParams.get('tree_step')")
 
 
 def open_link(page, server: str, params: dict) -> None:
@@ -31,35 +43,72 @@ def open_link(page, server: str, params: dict) -> None:
     assert_no_exception_box(page)
 
 
-def test_the_player_grows_the_tree_split_by_split_without_a_rerun(server, browser_page):
+# The first test opens its own browsers (chromium_context), so it runs before any test that uses the
+# module's shared browser: Playwright's sync API allows one running instance at a time.
+
+
+def test_the_step_is_in_the_link_and_a_fresh_browser_opens_on_it(server):
+    with chromium_context() as first:
+        page = first.new_page()
+        open_link(page, server, {"tree_data": "Play Tennis"})
+        root = player(page)
+        assert shown(root) == 3 and link_step(page) is None  # the whole tree, the default
+        assert page.get_by_test_id("stSlider").filter(has_text="Splits shown").count() == 0  # one control
+        root.get_by_role("button", name="Start").click()
+        root.get_by_role("button", name="Step forward").click()
+        root.get_by_role("button", name="Step forward").click()
+        assert shown(root) == 2
+        page.wait_for_function("() => new URL(location).searchParams.get('tree_step') === '2'")
+        page.get_by_text("Split 2 worked by hand").wait_for()  # the page follows the player
+        wait_for_app(page)
+        assert shown(root) == 2
+        link = page.url
+    with chromium_context() as fresh:  # a new profile: nothing shared but the link
+        other = fresh.new_page()
+        other.goto(link)
+        wait_for_app(other)
+        root = player(other)
+        assert shown(root) == 2 and data(root)["start"] == 2
+        assert root.locator("#status").inner_text().startswith("Split 2 of 3")
+        other.get_by_text("Split 2 worked by hand").wait_for()
+        assert_no_exception_box(other)
+
+
+def test_the_player_grows_the_tree_split_by_split_and_plays_without_a_rerun_per_split(server, browser_page):
     page = browser_page
     sent: list[int] = []
     page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(len(payload))))
     open_link(page, server, {"tree_data": "Play Tennis", "tree_step": 0})
-    frame = player(page)
-    assert shown(frame) == 0 and frame.evaluate("DATA.steps.length") == 3
+    root = player(page)
+    assert shown(root) == 0 and len(data(root)["steps"]) == 3
+    root.locator("#status").click()
+    page.keyboard.press("ArrowRight")
+    assert shown(root) == 1
+    assert root.locator("tr.chosen td").first.inner_text() == "Outlook"  # the winner's row is highlighted
+    assert "Outlook" in root.locator("#tree").text_content()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    assert shown(root) == 1
+    page.wait_for_function("() => new URL(location).searchParams.get('tree_step') === '1'")
+    wait_for_app(page)
+    assert shown(root) == 1  # the echoes of the reports left it where it was
+    root.locator("#speed").select_option("4")
+    root.locator("#status").click()
     before = len(sent)
-    frame.locator("body").click(position={"x": 5, "y": 5})
-    frame.locator("body").press("ArrowRight")
-    assert shown(frame) == 1
-    assert frame.locator("tr.chosen td").first.inner_text() == "Outlook"  # the winner's row is highlighted
-    assert "Outlook" in frame.locator("#tree").text_content()
-    frame.locator("body").press("ArrowRight")
-    frame.locator("body").press("ArrowLeft")
-    assert shown(frame) == 1
-    frame.locator("#speed").select_option("4")
-    frame.locator("body").press(" ")  # play
-    frame.wait_for_function("Number(document.body.dataset.frame) === 3", timeout=10_000)
-    assert frame.evaluate("document.body.dataset.playing") == "no"  # stops at the end
-    assert "The tree is complete" in frame.locator("#status").inner_text()
-    frame.locator("#scrub").fill("2")
-    assert shown(frame) == 2
-    frame.locator("#first").click()
-    assert shown(frame) == 0
-    assert len(sent) == before  # no message to the server: every step ran in the browser
-    frame.locator("#last").click()
-    frame.locator("#zoomIn").click()
-    frame.locator("#fit").click()
+    page.keyboard.press(" ")  # play
+    page.locator(f'{PLAYER}[data-frame="3"][data-playing="no"]').wait_for(timeout=10_000)
+    assert "The tree is complete" in root.locator("#status").inner_text()
+    page.wait_for_function("() => new URL(location).searchParams.get('tree_step') === null")  # whole tree
+    assert len(sent) - before == 1  # one report, at the end: no message per split played
+    wait_for_app(page)
+    root.locator("#scrub").fill("2")
+    assert shown(root) == 2
+    root.locator("#first").click()
+    assert shown(root) == 0
+    page.wait_for_function("() => new URL(location).searchParams.get('tree_step') === '0'")
+    root.locator("#last").click()
+    root.locator("#zoomIn").click()
+    root.locator("#fit").click()
     assert_no_exception_box(page)
     screenshot(page, "decision-tree-player")
 
@@ -73,13 +122,13 @@ def test_a_pruned_tree_with_a_minimum_gain_comes_back_from_its_link(server, brow
     page.goto(page.url.replace("tree_prune", "tree_min_gain=0.05&tree_prune"))
     wait_for_app(page)
     link = page.url
-    nodes = player(page).evaluate("JSON.stringify(DATA.nodes)")
+    nodes = json.dumps(data(player(page))["nodes"])
     assert "tree_min_gain=0.05" in link and "tree_prune=true" in link
     other = page.context.new_page()  # a new tab is a new Streamlit session: only the link carries the view
     try:
         other.goto(link)
         wait_for_app(other)
-        assert player(other).evaluate("JSON.stringify(DATA.nodes)") == nodes
+        assert json.dumps(data(player(other))["nodes"]) == nodes
         assert len(json.loads(nodes)) < 61  # pruned, not the full 61-node tree
     finally:
         other.close()
@@ -89,15 +138,18 @@ def test_presentation_mode_fits_the_tree_and_controls_in_1280x720(server, browse
     page = browser_page
     page.set_viewport_size({"width": 1280, "height": 720})
     open_link(page, server, {"present": "true", "tree_data": "1984 congressional votes", "tree_step": 10})
-    frame = player(page)
-    tree = frame.locator("#stage").bounding_box()  # in the page's viewport coordinates
-    play = frame.locator("#play").bounding_box()
+    root = player(page)
+    tree = root.locator("#stage").bounding_box()  # in the page's viewport coordinates
+    play = root.locator("#play").bounding_box()
     assert tree["y"] + tree["height"] <= 720 and play["y"] + play["height"] <= 720
     assert page.get_by_role("combobox", name="Data").bounding_box()["y"] < 720
-    sizes = frame.evaluate(
-        "[...document.querySelectorAll('#view text')].map(t => t.getBoundingClientRect().height)"
+    sizes = root.evaluate(
+        "(root) => [...root.querySelectorAll('#view text')].map(t => t.getBoundingClientRect().height)"
     )
     assert sizes and min(sizes) >= 18 * 0.95  # labels readable from the back of the room
+    assert shown(root) == 10
+    page.keyboard.press("ArrowRight")  # the player has the keyboard on load: no click first
+    assert shown(root) == 11
     page.screenshot(path=str(screenshot(page, "decision-tree-present-720p")), full_page=False)
 
 
@@ -105,7 +157,7 @@ def test_2d_regions_click_a_point_to_follow_its_path(server, browser_page):
     page = browser_page
     open_link(page, server, {"tree_data": "XOR (2-D points)", "tree_tab": "Regions"})
     page.locator('[data-testid="stVegaLiteChart"]').first.wait_for()
-    first_path = player(page).evaluate("DATA.path")
+    first_path = data(player(page))["path"]
     points = page.locator('[data-testid="stVegaLiteChart"] .mark-symbol path')
     points.nth(0).wait_for()
     for i in range(1, 40):  # the first point, in row order, whose path differs from row 1's
@@ -113,7 +165,7 @@ def test_2d_regions_click_a_point_to_follow_its_path(server, browser_page):
         page.wait_for_function("() => new URLSearchParams(location.search).get('tree_row') !== null")
         wait_for_app(page)
         row = int(page.evaluate("new URLSearchParams(location.search).get('tree_row')"))
-        if player(page).evaluate("DATA.path") != first_path:
+        if data(player(page))["path"] != first_path:
             break
     assert row > 1 and f"Row {row} " in page.locator('[data-testid="stCaptionContainer"]').first.inner_text()
     assert_no_exception_box(page)
@@ -143,8 +195,7 @@ def test_an_upload_full_of_markup_makes_no_request_outside_the_app(server, brows
         page.locator('input[type="file"]').set_input_files(
             files=[{"name": f"{HOSTILE}.csv", "mimeType": "text/csv", "buffer": csv.encode()}]
         )
-        frame = player(page)
-        assert HOSTILE in frame.locator("#tree").text_content()  # shown as text
+        assert HOSTILE in player(page).locator("#tree").text_content()  # shown as text
         for tab in ("Data & rules", "Evaluation", "Regions", "Tree"):
             page.get_by_role("tab", name=tab, exact=True).click()
             wait_for_app(page)

@@ -1,7 +1,9 @@
 """The perceptron page in a real browser: the player animates every update to convergence, steps,
-scrubs, answers keys and saves its own PNG; XOR stops with the cycle verdict and the pocket's
-line; a link reproduces the same player data in a fresh browser; presentation mode fits
-1280×720; clicks place points; nothing is fetched from outside the app's own server."""
+scrubs, answers keys and saves its own PNG; the frame it rests on is in the link (pc_frame) and a
+fresh browser opens on it; a rerun that keeps the fit keeps the frame; the verdict beside the
+player shows once it reaches the end; XOR stops with the cycle verdict and the pocket's line; a
+link reproduces the same player data in a fresh browser; presentation mode fits 1280×720 and
+takes the keyboard; clicks place points; nothing is fetched from outside the app's own server."""
 
 import json
 import re
@@ -15,19 +17,26 @@ from conftest import (
     wait_for_app,
 )
 
-PLAYER = 'iframe[title^="Animation of every perceptron update"]'
+PLAYER = ".pc"  # the player's root (Playwright's CSS locators reach into the component's shadow root)
 
 
 def player(page):
-    """The player's iframe: (a locator for clicking, its Frame for reading its state)."""
-    page.locator(PLAYER).wait_for()
-    frame = page.locator(PLAYER).element_handle().content_frame()
-    frame.wait_for_function("document.body.dataset.drawn >= 1")
-    return page.frame_locator(PLAYER), frame
+    """The player's root, once it has drawn (controls are found in it, its state read from it)."""
+    page.locator(f"{PLAYER}[data-drawn]").wait_for()
+    return page.locator(PLAYER)
 
 
-def shown(frame) -> int:
-    return int(frame.evaluate("document.body.dataset.frame"))
+def shown(root) -> int:
+    return int(root.get_attribute("data-frame"))
+
+
+def data(root) -> dict:
+    """The JSON the page sent the player."""
+    return root.evaluate("(root) => root.playerData")
+
+
+def link_frame(page) -> str | None:
+    return page.evaluate("() => new URL(location).searchParams.get('pc_frame')")
 
 
 def choose(page, label: str, option: str) -> None:
@@ -35,8 +44,8 @@ def choose(page, label: str, option: str) -> None:
     page.get_by_role("option", name=option).click()
 
 
-# The two tests below open their own browsers (chromium_context), so they run before any test that
-# uses the module's shared browser: Playwright's sync API allows one running instance at a time.
+# The tests below that open their own browsers (chromium_context) run before any test that uses
+# the module's shared browser: Playwright's sync API allows one running instance at a time.
 
 
 def test_a_link_reproduces_the_same_player_data_in_a_fresh_browser(server):
@@ -53,18 +62,58 @@ def test_a_link_reproduces_the_same_player_data_in_a_fresh_browser(server):
         seed.press("Enter")
         page.wait_for_function("() => location.search.includes('pc_seed=7')")
         wait_for_app(page)
-        _, frame = player(page)
-        here = frame.evaluate("JSON.stringify(DATA)")
+        here = data(player(page))
         link = page.url
         assert all(key in link for key in ("pc_data=", "pc_seed=7", "pc_shuffle=true"))
     with chromium_context() as fresh:  # a new profile: nothing shared but the link
         other = fresh.new_page()
         other.goto(link)
         wait_for_app(other)
-        _, other_frame = player(other)
-        there = other_frame.evaluate("JSON.stringify(DATA)")
-    assert json.loads(there) == json.loads(here)
-    assert len(json.loads(here)["points"]) == 40
+        there = data(player(other))
+    assert json.loads(json.dumps(there)) == json.loads(json.dumps(here))
+    assert len(here["points"]) == 40
+
+
+def test_the_frame_is_in_the_link_and_a_fresh_browser_opens_on_it(server):
+    with chromium_context() as first:
+        page = first.new_page()
+        page.goto(f"{server}/perceptron")
+        wait_for_app(page)
+        root = player(page)
+        assert shown(root) == 0 and link_frame(page) is None
+        for _ in range(5):  # five quick steps: each reported, the echoes never move it back
+            root.get_by_role("button", name="Step forward").click()
+        assert shown(root) == 5
+        page.wait_for_function("() => new URL(location).searchParams.get('pc_frame') === '5'")
+        wait_for_app(page)
+        page.wait_for_timeout(500)
+        assert shown(root) == 5
+        # Reruns that keep the fit keep the player's frame: the kernel (for another tab) leaves
+        # the player's data as it was; presentation mode sends it new data of the same fit.
+        choose(page, "Kernel perceptron", "polynomial")
+        page.wait_for_function("() => location.search.includes('pc_kernel=polynomial')")
+        wait_for_app(page)
+        assert shown(root) == 5 and link_frame(page) == "5"
+        drawn = int(root.get_attribute("data-drawn"))
+        page.get_by_text("Presentation mode").click()
+        page.locator(f"{PLAYER}.present").wait_for()
+        wait_for_app(page)
+        assert int(root.get_attribute("data-drawn")) > drawn  # the rerun reached the player
+        assert shown(root) == 5 and link_frame(page) == "5"
+        assert "Update 5 of 48" in root.locator("#status").inner_text()
+        assert page.get_by_test_id("stAlertContentSuccess").count() == 0  # no verdict before the end
+        link = page.url
+    with chromium_context() as fresh:  # a new profile: nothing shared but the link
+        other = fresh.new_page()
+        other.goto(link)
+        wait_for_app(other)
+        root = player(other)
+        assert shown(root) == 5 and data(root)["start"] == 5
+        assert "Update 5 of 48" in root.locator("#status").inner_text()
+        root.get_by_role("button", name="End").click()  # the end: the verdict shows beside it too
+        other.get_by_test_id("stAlertContentSuccess").get_by_text("Converged").wait_for()
+        assert link_frame(other) == "48" and shown(root) == 48
+        assert_no_exception_box(other)
 
 
 def test_presentation_mode_shows_the_player_and_its_controls_at_720p(server):
@@ -73,17 +122,20 @@ def test_presentation_mode_shows_the_player_and_its_controls_at_720p(server):
         page.set_viewport_size({"width": 1280, "height": 720})
         page.goto(f"{server}/perceptron?present=true")
         wait_for_app(page)
-        controls, frame = player(page)
+        root = player(page)
         page.wait_for_timeout(500)
         path = SCREENSHOTS / "perceptron-present-720p.png"
         page.screenshot(path=str(path))  # the viewport, as the projector shows it
-        box = page.locator(PLAYER).bounding_box()
+        box = root.bounding_box()
         for name in ("Play", "Step forward", "Download PNG"):
-            button = controls.get_by_role("button", name=name).bounding_box()
+            button = root.get_by_role("button", name=name).bounding_box()
             assert button["y"] + button["height"] <= 720, (name, button)
-        canvas = controls.locator("canvas").bounding_box()
+        canvas = root.locator("canvas").bounding_box()
         assert box["y"] >= 0 and canvas["y"] + canvas["height"] <= 720
-        assert frame.evaluate("DATA.present") is True
+        assert data(root)["present"] is True
+        # The player has the keyboard on load: → steps without a click first.
+        page.keyboard.press("ArrowRight")
+        assert shown(root) == 1
 
 
 def test_animation_plays_steps_and_saves_its_own_png(server, browser_page):
@@ -95,53 +147,63 @@ def test_animation_plays_steps_and_saves_its_own_png(server, browser_page):
     )
     page.goto(f"{server}/perceptron")  # the first request of this fresh server
     wait_for_app(page)
-    verdict = page.get_by_test_id("stAlertContentSuccess")
-    verdict.get_by_text("Converged").wait_for()
-    total = int(re.search(r"after (\d+) updates", verdict.inner_text()).group(1))
-    controls, frame = player(page)
-    assert frame.evaluate("DATA.updates.length") == total == 48
-    assert shown(frame) == 0
+    root = player(page)
+    total = len(data(root)["updates"])
+    assert total == 48 and shown(root) == 0
+    assert page.get_by_test_id("stAlertContentSuccess").count() == 0  # the verdict waits for the end
     # 30 updates a second; record when each frame is drawn, in the page itself.
-    controls.get_by_label("Speed (updates per second)").fill("30")
-    frame.evaluate(
-        """() => { window.drawTimes = []; const body = document.body;
-        new MutationObserver(() => window.drawTimes.push([performance.now(), Number(body.dataset.frame)]))
-            .observe(body, {attributes: true, attributeFilter: ["data-frame"]}); }"""
+    root.get_by_label("Speed (updates per second)").fill("30")
+    root.evaluate(
+        """(root) => { window.drawTimes = [];
+        new MutationObserver(() => window.drawTimes.push([performance.now(), Number(root.dataset.frame)]))
+            .observe(root, {attributes: true, attributeFilter: ["data-frame"]}); }"""
     )
-    controls.get_by_role("button", name="Play").click()
+    root.get_by_role("button", name="Play").click()
     page.wait_for_timeout(700)
     screenshot(page, "perceptron-mid-animation")
-    frame.wait_for_function(f"Number(document.body.dataset.frame) === {total}", timeout=30_000)
-    assert frame.evaluate("document.body.dataset.playing") == "no"  # stops at the end
-    times = frame.evaluate("window.drawTimes")
+    page.locator(f'{PLAYER}[data-frame="{total}"]').wait_for(timeout=30_000)
+    assert root.get_attribute("data-playing") == "no"  # stops at the end
+    times = page.evaluate("window.drawTimes")
     frames = [f for _, f in times]
     assert frames == sorted(frames) and frames[-1] == total  # forward only, to the end
     seconds = (times[-1][0] - times[0][0]) / 1000
     fps = (len(times) - 1) / seconds
     print(f"perceptron player: {len(times)} frames drawn in {seconds:.2f} s = {fps:.1f} fps (30 asked)")
     assert fps >= 8, fps  # the floor for smooth animation
-    assert "Converged" in controls.locator("#verdict").inner_text()
-    page.locator(PLAYER).screenshot(path=str(SCREENSHOTS / "perceptron-player-converged.png"))
+    assert "Converged" in root.locator("#verdict").inner_text()
+    # The end is reported: the page shows the verdict beside the player and the link has the frame.
+    page.get_by_test_id("stAlertContentSuccess").get_by_text("Converged").wait_for()
+    assert (
+        int(re.search(r"after (\d+) updates", page.get_by_test_id("stAlertContentSuccess").inner_text())[1])
+        == total
+    )
+    assert link_frame(page) == str(total)
+    wait_for_app(page)
+    root.screenshot(path=str(SCREENSHOTS / "perceptron-player-converged.png"))
     # Step and scrub: buttons, keys and the range input.
-    controls.get_by_role("button", name="Step back").click()
-    assert shown(frame) == total - 1
-    controls.get_by_role("button", name="Start").click()
-    assert shown(frame) == 0
-    controls.get_by_role("button", name="Step forward").click()
+    root.get_by_role("button", name="Step back").click()
+    assert shown(root) == total - 1
+    root.get_by_role("button", name="Start").click()
+    assert shown(root) == 0
+    root.get_by_role("button", name="Step forward").click()
     page.keyboard.press("ArrowRight")
-    assert shown(frame) == 2
+    assert shown(root) == 2
     page.keyboard.press("ArrowLeft")
-    assert shown(frame) == 1
+    assert shown(root) == 1
     page.keyboard.press(" ")
-    frame.wait_for_function("document.body.dataset.playing === 'yes'")
+    page.locator(f'{PLAYER}[data-playing="yes"]').wait_for()
     page.keyboard.press(" ")
-    assert frame.evaluate("document.body.dataset.playing") == "no"
-    controls.get_by_label("Update", exact=True).fill("10")
-    assert shown(frame) == 10
-    assert "Update 10 of 48" in controls.locator("#status").inner_text()
+    assert root.get_attribute("data-playing") == "no"
+    root.get_by_label("Update", exact=True).fill("10")
+    assert shown(root) == 10
+    assert "Update 10 of 48" in root.locator("#status").inner_text()
+    page.wait_for_function("() => new URL(location).searchParams.get('pc_frame') === '10'")
+    wait_for_app(page)
+    assert shown(root) == 10  # the echoes of the reports left it where it was
+    assert page.get_by_test_id("stAlertContentSuccess").count() == 0  # not the end: no verdict beside it
     # The player saves the frame it shows, drawn by itself.
     with page.expect_download() as download:
-        controls.get_by_role("button", name="Download PNG").click()
+        root.get_by_role("button", name="Download PNG").click()
     assert download.value.suggested_filename == "perceptron-update-10.png"
     saved = SCREENSHOTS / "perceptron-update-10.png"
     download.value.save_as(saved)
@@ -155,16 +217,18 @@ def test_xor_stops_with_the_cycle_and_the_pocket_finds_three_of_four(server, bro
     page.goto(f"{server}/perceptron")
     wait_for_app(page)
     choose(page, "Data", "XOR (the four corners)")
-    page.get_by_test_id("stAlertContentError").get_by_text("will never converge", exact=False).wait_for()
+    page.wait_for_function("() => location.search.includes('pc_data=')")
     wait_for_app(page)
-    controls, frame = player(page)
-    assert frame.evaluate("DATA.updates.length") == 6
-    controls.get_by_role("button", name="Play").click()
-    frame.wait_for_function("Number(document.body.dataset.frame) === 6", timeout=30_000)
-    text = controls.locator("#verdict").inner_text()
+    root = player(page)
+    page.get_by_text("once the player reaches update 6").wait_for()  # the XOR fit
+    assert shown(root) == 0
+    root.get_by_role("button", name="Play").click()
+    page.get_by_test_id("stAlertContentError").get_by_text("will never converge", exact=False).wait_for()
+    assert shown(root) == 6
+    text = root.locator("#verdict").inner_text()
     assert "update 6 equal those at update 2" in text and "never converge" in text
-    assert "In the cycle" in controls.locator("#status").inner_text()
-    page.locator(PLAYER).screenshot(path=str(SCREENSHOTS / "perceptron-xor-player.png"))
+    assert "In the cycle" in root.locator("#status").inner_text()
+    root.screenshot(path=str(SCREENSHOTS / "perceptron-xor-player.png"))
     page.get_by_role("tab", name="When no line will do").click()
     page.get_by_text("The best any line can do on these points: 75%").wait_for()
     wait_for_app(page)
@@ -180,8 +244,7 @@ def test_clicks_place_points_of_the_chosen_class(server, browser_page):
     choose(page, "Data", "Your points (click to place)")
     page.get_by_text("Place your points").wait_for()
     wait_for_app(page)
-    _, frame = player(page)
-    before = frame.evaluate("DATA.points.length")
+    before = len(data(player(page))["points"])
     page.get_by_role("radio", name="class 1").click()
     wait_for_app(page)
     chart = page.locator('[data-testid="stVegaLiteChart"] svg').first
@@ -192,16 +255,12 @@ def test_clicks_place_points_of_the_chosen_class(server, browser_page):
         deadline = time.time() + 30
         while time.time() < deadline:
             page.wait_for_timeout(300)
-            try:
-                _, frame = player(page)
-                if frame.evaluate("DATA.points.length") > before:
-                    break
-            except Exception:  # the iframe is being replaced by the rerun
-                continue
+            if len(data(player(page))["points"]) > before:
+                break
         wait_for_app(page)
-        _, frame = player(page)
-        assert frame.evaluate("DATA.points.length") == before + 1
-        assert frame.evaluate("DATA.labels[DATA.labels.length - 1]") == 1
+        points = data(player(page))
+        assert len(points["points"]) == before + 1
+        assert points["labels"][-1] == 1
         before += 1
     assert "pc_points=" in page.url  # the points travel in the link
     assert_no_exception_box(page)

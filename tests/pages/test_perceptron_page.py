@@ -41,9 +41,8 @@ WORDED = (
 
 
 def player_data(at) -> dict:
-    """The JSON the page handed to the browser player (the iframe's srcdoc)."""
-    html = at.get("iframe")[0].proto.srcdoc
-    return json.loads(re.search(r"const DATA = (\{.*?\});\n", html).group(1).replace("<\\/", "</"))
+    """The JSON the page handed to the browser player (a components.v2 component)."""
+    return json.loads(at.get("bidi_component")[0].proto.json)
 
 
 def walk(node):
@@ -94,6 +93,9 @@ def assert_only_worded_messages(at) -> None:
 def test_default_converges_with_the_posts_numbers():
     at = open_page("perceptron")
     assert_no_exception(at)
+    assert not at.success and player_data(at)["start"] == 0  # the verdict waits for the player's end
+    at.session_state["pc_frame"] = 48  # as the player reports its last frame
+    at.run()
     verdict = at.success[0].value
     assert "Converged" in verdict and "Novikoff" in verdict
     data = player_data(at)
@@ -103,7 +105,7 @@ def test_default_converges_with_the_posts_numbers():
     w, b = np.array(data["updates"][-1]["w"]), data["updates"][-1]["b"]
     X, y = np.array(data["points"]), np.array(data["labels"])
     assert np.all(np.where(y == 1, 1, -1) * (X @ w + b) > 0)
-    assert "https://" not in at.get("iframe")[0].proto.srcdoc  # nothing is fetched
+    assert "https://" not in at.get("bidi_component")[0].proto.json  # nothing is fetched
     mistakes, alpha = vega_specs(at)
     assert mistakes["frames"][0]["mistakes"].tolist() == Perceptron().fit(X, y).mistakes_per_epoch_
     assert alpha["frames"][0]["alpha"].sum() == 48
@@ -113,11 +115,11 @@ def test_default_converges_with_the_posts_numbers():
 
 def test_only_the_open_tab_computes():
     at = open_page("perceptron")
-    assert len(at.get("iframe")) == 1 and not at.metric
+    assert len(at.get("bidi_component")) == 1 and not at.metric
     at.session_state["pc_tab"] = TABS[2]
     at.run()
     assert_no_exception(at)
-    assert not at.get("iframe") and at.metric[0].label == "Test accuracy (seed 0)"
+    assert not at.get("bidi_component") and at.metric[0].label == "Test accuracy (seed 0)"
     assert any("the post's 92.2% was one run" in c.value for c in at.caption)
     spread = vega_specs(at)[1]
     median = next(f for f in spread["frames"] if "at" in f)["at"][0]
@@ -127,6 +129,8 @@ def test_only_the_open_tab_computes():
 def test_xor_cycle_pocket_and_the_best_line():
     at = open_page("perceptron")
     at.selectbox(key="pc_data").set_value(DATA[1]).run()
+    at.session_state["pc_frame"] = 6
+    at.run()
     assert "will never converge" in at.error[0].value
     data = player_data(at)
     assert data["cycle"] == [2, 6] and len(data["updates"]) == 6
@@ -244,6 +248,48 @@ def test_try_this_reveals_the_librarys_answers():
     assert any(f"it is **{steps[1]['answer']}**" in w.value for w in at.warning)
 
 
+def test_a_link_with_a_frame_starts_the_player_there_and_a_rerun_keeps_it():
+    at = open_link(pc_frame="5")
+    assert_only_worded_messages(at)
+    assert player_data(at)["start"] == 5 and at.query_params["pc_frame"] in ("5", ["5"])
+    assert not at.success and any("once the player reaches update 48" in c.value for c in at.caption)
+    assert not any(m.startswith("Some settings") for m in messages(at))  # the value was used
+    at.selectbox(key="pc_kernel").set_value("polynomial").run()  # the same fit: the same frame
+    assert player_data(at)["start"] == 5 and at.query_params["pc_frame"] in ("5", ["5"])
+    at.session_state["pc_frame"] = 7  # as the player reports a frame it rests on
+    at.run()
+    assert player_data(at)["start"] == 7 and at.query_params["pc_frame"] in ("7", ["7"])
+    at.session_state["pc_frame"] = 10**9  # a report out of range is clamped too
+    at.run()
+    assert player_data(at)["start"] == 48 and at.success[0].value.startswith("**Converged after 48")
+    at.selectbox(key="pc_data").set_value(DATA[1]).run()  # another fit starts again at 0
+    assert player_data(at)["start"] == 0 and "pc_frame" not in at.query_params
+
+
+@pytest.mark.parametrize(("text", "start"), [("-1", 0), (str(10**9), 48), ("abc", 0), ("2.5", 0)])
+def test_a_bad_frame_in_a_link_is_clamped_or_ignored_with_a_note(text, start):
+    at = open_link(pc_frame=text)
+    assert_only_worded_messages(at)
+    assert player_data(at)["start"] == start
+    note = next(m for m in messages(at) if m.startswith("Some settings in this link could not be used"))
+    assert f"pc_frame={text}" in note and f"using {start}" in note
+    assert at.query_params.get("pc_frame") in ((None,) if start == 0 else (str(start), [str(start)]))
+
+
+def test_each_try_this_setup_starts_the_player_at_its_first_frame():
+    at = open_link(pc_frame="48")
+    assert at.success  # at the end: the verdict shows beside the player
+    for i, step in enumerate(viz.try_this_steps(), start=1):
+        assert step["setup"]["pc_frame"] == 0
+        at.session_state["pc_frame"] = 3
+        at.run()
+        at.button(key=f"perceptron_try_{i}_setup").click().run()
+        assert_no_exception(at)
+        if at.session_state["pc_tab"] == TABS[0]:
+            assert player_data(at)["start"] == 0
+            assert not at.success and not at.error  # the question is not answered on sight
+
+
 def test_presentation_mode_shortens_the_player():
     at = open_link(present="true")
     assert_no_exception(at)
@@ -305,7 +351,16 @@ HOSTILE = [
 
 @pytest.mark.parametrize("value", HOSTILE)
 def test_hostile_link_values_are_ignored_with_a_note(value):
-    keys = ["pc_data", "pc_seed", "pc_epochs", "pc_shuffle", "pc_kernel", "pc_tab", "pc_click_class"]
+    keys = [
+        "pc_data",
+        "pc_seed",
+        "pc_epochs",
+        "pc_shuffle",
+        "pc_kernel",
+        "pc_tab",
+        "pc_click_class",
+        "pc_frame",
+    ]
     at = open_link(**{key: value for key in keys})
     assert_only_worded_messages(at)
     assert at.selectbox(key="pc_data").value == DATA[0] and at.slider(key="pc_epochs").value == 100
