@@ -149,3 +149,16 @@ def test_counts_agree_with_their_nouns_in_the_terms_the_summary_and_the_rules():
         == "1 rule, one per leaf: the tree in disjunctive normal form."
     )
     assert lesson.rules_heading(len(tree.rules())).startswith("5 rules, one per leaf")
+
+
+def test_the_data_table_never_repeats_a_column_name():
+    """An upload's column named like the table's class column crashed the Data & rules tab
+    (Arrow refuses two equal names); the class column takes a name no feature has."""
+    import pyarrow as pa
+
+    from classic.viz.tree_lesson import data_frame
+
+    frame = data_frame([["a", "b"], ["c", "d"]], ["no", "yes"], ["class ←", "class ←←"])
+    assert list(frame.columns) == ["class ←", "class ←←", "class ←←←"]
+    assert frame["class ←←←"].tolist() == ["no", "yes"]
+    pa.Table.from_pandas(frame)

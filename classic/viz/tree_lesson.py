@@ -310,11 +310,15 @@ def slow_to_evaluate(X: Any) -> bool:
 
 
 def data_frame(X: Any, y: Any, names: Sequence[str]) -> Any:
-    """The training table as a pandas DataFrame: the features, then the class (named "class ←")."""
+    """The training table as a pandas DataFrame: the features, then the class, named "class ←" (with
+    more arrows while a feature has that name: Arrow refuses a table with two equal names)."""
     import pandas as pd
 
     frame = pd.DataFrame(np.asarray(X, dtype=object), columns=list(names))
-    frame.insert(len(frame.columns), "class ←", np.asarray(y), allow_duplicates=True)
+    label = "class ←"
+    while label in frame.columns:
+        label += "←"
+    frame.insert(len(frame.columns), label, np.asarray(y))
     return frame
 
 
