@@ -481,6 +481,21 @@ class Router:
         """For each internal node some rows reach: how many more rows are right if it becomes a leaf."""
         visits: list = []
         correct = np.argmax(self.route(codes, values, rule, visits), axis=1) == truth
+        if all(len(np.unique(rows)) == len(rows) for rows, _ in visits):
+            # Each row follows one path: as a leaf, a node answers its own majority for the rows
+            # that reach it, so the change is counted for every node at once (no re-routing).
+            rows = np.concatenate([rows for rows, _ in visits])
+            nodes = np.concatenate([nodes for _, nodes in visits])
+            table = self.votes if rule == "branch" else self.proba
+            gain = (np.argmax(table[nodes], axis=1) == truth[rows]).astype(np.int64) - correct[rows]
+            inner = self.feature[nodes] >= 0
+            change = np.bincount(nodes[inner], weights=gain[inner], minlength=len(self.feature))
+            return {int(node): int(change[node]) for node in np.unique(nodes[inner])}
+        return self._changes_by_rerouting(codes, values, truth, rule, visits, correct)
+
+    def _changes_by_rerouting(self, codes, values, truth, rule: str, visits: list, correct) -> dict:
+        """``changes_as_leaf`` where rows spread over several branches: each node made a leaf in
+        turn and its rows routed again."""
         reach = np.zeros((len(self.feature), len(codes)), dtype=bool)
         for rows, nodes in visits:
             reach[nodes, rows] = True

@@ -415,12 +415,13 @@ class ID3(Estimator):
         truth = np.array([index.get(v, -1) for v in y_val.tolist()])
         while True:
             changes = self._router.changes_as_leaf(codes, values, truth, self.missing)
-            best = None
-            for node in self._iter_nodes():
+            nodes, size, best = list(self._iter_nodes()), {}, None
+            for node in reversed(nodes):  # children before parents: every subtree's size in one pass
+                size[node.id] = 1 + sum(size[child.id] for child in node.children.values())
+            for node in nodes:
                 if node.id in changes and changes[node.id] >= 0:
-                    size = sum(1 for _ in self._iter_nodes(node))
-                    if best is None or (changes[node.id], size) > best[:2]:
-                        best = (changes[node.id], size, node)
+                    if best is None or (changes[node.id], size[node.id]) > best[:2]:
+                        best = (changes[node.id], size[node.id], node)
             if best is None:
                 return self
             node = best[2]

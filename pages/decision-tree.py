@@ -15,7 +15,7 @@ from pages._ui.players import frame_player, linked_frame
 from pages._ui.shell import ensure_app_shell
 
 ensure_app_shell()
-evaluate = st.cache_data(max_entries=8, show_spinner="Cross-validating…")(id3_lessons.evaluate)
+evaluate = st.cache_data(max_entries=8, show_spinner="Cross-validating…")(lesson.evaluate)
 protocol = st.cache_data(max_entries=2, show_spinner=False)(id3_lessons.posts_protocol)
 representation_sizes = st.cache_data(show_spinner=False)(id3_lessons.representation_sizes)
 lesson_steps = st.cache_data(show_spinner=False)(lesson.try_this_steps)
@@ -136,7 +136,7 @@ with tabs[shown]:
         st.caption(lesson.representation_text(sizes))
     elif len(y) < 30:  # the Evaluation tab from here on
         st.info(f"With {len(y)} rows there is nothing to hold out: choose the 1984 votes or 2-D points.")
-    elif not lesson.slow_to_evaluate(X) or st.toggle(lesson.EVALUATE, key="tree_run"):
+    elif not lesson.slow_to_evaluate(X) or st.toggle(lesson.evaluate_label(X, seed), key="tree_run"):
         result = evaluate(X, y, names, params, fraction, seed)
         st.dataframe(lesson.evaluation_table(result, fraction), hide_index=True)
         present.chart(st, figures.learning_curve_spec(result), alt="Accuracy against training rows")

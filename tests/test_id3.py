@@ -750,3 +750,23 @@ def test_the_vectorised_router_equals_a_walk_down_the_tree(votes, rule):
     queries[::4, 0] = np.nan
     expected = np.array([_walk(tree.root_, record, rule) for record in queries])
     np.testing.assert_allclose(tree.predict_proba(queries), expected / expected.sum(axis=1, keepdims=True))
+
+
+@pytest.mark.parametrize("rule", ["fractional", "branch", "majority", "value"])
+def test_pruning_counts_each_nodes_change_at_once_as_rerouting_does(rule):
+    """Reduced-error pruning asks, for every internal node, how many more validation rows are
+    right with that node as a leaf. Where each row follows one path the change is counted for
+    all nodes at once; it must equal making each node a leaf in turn and routing again."""
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 4, (400, 5)).astype(str).astype(object)
+    y = np.where((X[:, 0] == "1") ^ (rng.random(400) < 0.25), "a", "b")
+    tree = ID3(missing=rule).fit(X[:300], y[:300])
+    codes, values = tree._input(X[300:])
+    truth = (y[300:] == tree.classes_[1]).astype(int)
+    visits: list = []
+    router = tree._router
+    correct = np.argmax(router.route(codes, values, rule, visits), axis=1) == truth
+    at_once = router.changes_as_leaf(codes, values, truth, rule)
+    rerouted = router._changes_by_rerouting(codes, values, truth, rule, visits, correct)
+    assert len(at_once) > 10 and at_once == rerouted
+    assert any(change > 0 for change in at_once.values()) and any(change < 0 for change in at_once.values())

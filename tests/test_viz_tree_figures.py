@@ -162,3 +162,21 @@ def test_the_data_table_never_repeats_a_column_name():
     assert list(frame.columns) == ["class ←", "class ←←", "class ←←←"]
     assert frame["class ←←←"].tolist() == ["no", "yes"]
     pa.Table.from_pandas(frame)
+
+
+def test_a_large_table_is_evaluated_on_a_sample_and_the_toggle_says_so():
+    """At the upload limits the evaluation (70 trees) took 27 s; above QUICK_EVALUATION cells the
+    page evaluates a seeded sample of rows with 5 folds and one learning curve, and says so."""
+    from classic.viz import tree_lesson as lesson
+
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 40, (5000, 7)).astype(str)
+    rows = lesson.evaluation_rows(X, seed=3)
+    assert len(rows) == lesson.LARGE_EVALUATION_CELLS // 7 and len(np.unique(rows)) == len(rows)
+    assert np.array_equal(rows, lesson.evaluation_rows(X, seed=3))
+    assert "2,857 of the 5,000 rows" in lesson.evaluate_label(X, 3)
+    votes = rng.choice(["y", "n", "?"], size=(435, 16))
+    assert lesson.evaluation_rows(votes, 0) is None and lesson.evaluate_label(votes, 0) == lesson.EVALUATE
+    y = np.where(X[:, 0] < "2", "a", "b")
+    result = lesson.evaluate(X[:3000], y[:3000], [f"c{j}" for j in range(7)], {}, 0.25, 0)
+    assert len(result.cv_unpruned) == 5 and len(result.cv_pruned) == 5 and len(result.curve_sizes) == 10
