@@ -57,7 +57,7 @@ COMPARE = (
 
 def card(path: str, title: str, teaches: str, does: str) -> None:
     with st.container(border=True):
-        st.subheader(title)
+        st.header(title, divider=False)
         st.markdown(f"**Teaches:** {teaches}")
         st.markdown(does)
         st.page_link(path, label=f"Open {title}", icon=":material/arrow_forward:")

@@ -14,7 +14,7 @@ PAGES = {
 def test_every_page_is_linked_with_what_it_teaches():
     at = open_page("home")
     assert_no_exception(at)
-    assert sorted(h.value for h in at.subheader) == sorted(PAGES.values())
+    assert sorted(h.value for h in at.header) == sorted(PAGES.values())
     links = at.get("page_link")
     # A page link carries the page's URL path.
     assert sorted(link.proto.page for link in links) == sorted(p[len("pages/") : -len(".py")] for p in PAGES)
