@@ -439,7 +439,7 @@ def spread_spec(scores: np.ndarray, post: float = POST_ACCURACY) -> dict:
                         "type": "nominal",
                         "scale": {"range": [theme.INK, theme.ACCENT]},
                         "title": None,
-                        "legend": {"orient": "bottom", "labelLimit": 0},
+                        "legend": {"orient": "bottom", "direction": "vertical", "labelLimit": 0},
                     },
                     "strokeDash": {
                         "field": "what",
