@@ -95,3 +95,17 @@ def test_presentation_mode_puts_the_panels_above_your_points(server, browser_pag
         assert box["y"] + box["height"] <= min(720, charts.nth(3).bounding_box()["y"])
     assert_no_exception_box(page)
     page.screenshot(path=str(screenshot(page, "compare-present-your-points")), full_page=False)
+
+
+def test_the_remaining_data_sets_draw_their_three_panels(server, browser_page):
+    """Concentric circles and the axis-aligned boxes (the other sets have tests above): three
+    panels drawn, each with its accuracy and fit time, no exception; a screenshot each."""
+    page = browser_page
+    for name, slug in (("Concentric circles", "circles"), ("Axis-aligned boxes", "boxes")):
+        page.goto(f"{server}/compare?cmp_data={name.replace(' ', '+')}")
+        wait_for_app(page)
+        for chart in panels(page):
+            assert chart.bounding_box()["width"] > 200
+        assert page.get_by_text(re.compile(r"fit \d")).count() == 3
+        assert_no_exception_box(page)
+        screenshot(page, f"compare-{slug}")

@@ -10,7 +10,8 @@ from conftest import assert_no_exception, open_page
 from classic import compare
 
 DATA = [*compare.DATASETS, "Your points"]
-PERCENT = re.compile(r"\*\*(\d+)%\*\* training · \*\*(\d+)%\*\* held out")
+# Each panel's numbers: its accuracies, then the fit and predict times (issue 15).
+PERCENT = re.compile(r"\*\*(\d+)%\*\* training · \*\*(\d+)%\*\* held out\s+fit [\d.]+ ms · predict [\d.]+ ms")
 
 
 def charts(at) -> list[dict]:
