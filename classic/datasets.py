@@ -98,12 +98,18 @@ def gaussian_clusters(
     return _shuffled(X, y, rng)
 
 
+def _labelled(
+    n: int, n_classes: int, noise: float, random_state: RandomState
+) -> tuple[np.ndarray, np.random.Generator]:
+    """How each curve below starts: its checks, its random generator, labels 0, 1, … in turn."""
+    _check_positive("n", n, minimum=n_classes)
+    _check_noise(noise)
+    return np.arange(n) % n_classes, check_random_state(random_state)
+
+
 def concentric_circles(n: int = 200, noise: float = 0.1, random_state: RandomState = None) -> Points:
     """Two rings: class 0 on the circle of radius 1, class 1 on the circle of radius 0.5."""
-    _check_positive("n", n, minimum=2)
-    _check_noise(noise)
-    rng = check_random_state(random_state)
-    y = np.arange(n) % 2
+    y, rng = _labelled(n, 2, noise, random_state)
     angle = rng.uniform(0.0, 2 * np.pi, size=n)
     radius = np.where(y == 0, 1.0, 0.5)
     X = np.column_stack([radius * np.cos(angle), radius * np.sin(angle)])
@@ -113,10 +119,7 @@ def concentric_circles(n: int = 200, noise: float = 0.1, random_state: RandomSta
 
 def moons(n: int = 200, noise: float = 0.1, random_state: RandomState = None) -> Points:
     """Two interleaving half circles (class 0 on top, class 1 below and shifted right)."""
-    _check_positive("n", n, minimum=2)
-    _check_noise(noise)
-    rng = check_random_state(random_state)
-    y = np.arange(n) % 2
+    y, rng = _labelled(n, 2, noise, random_state)
     t = rng.uniform(0.0, np.pi, size=n)
     X = np.where(
         (y == 0)[:, None],
@@ -129,11 +132,8 @@ def moons(n: int = 200, noise: float = 0.1, random_state: RandomState = None) ->
 
 def spiral(n: int = 300, n_classes: int = 2, noise: float = 0.1, random_state: RandomState = None) -> Points:
     """Interleaved spiral arms, one per class, each turning once and a half around the origin."""
-    _check_positive("n", n, minimum=n_classes)
     _check_positive("n_classes", n_classes)
-    _check_noise(noise)
-    rng = check_random_state(random_state)
-    y = np.arange(n) % n_classes
+    y, rng = _labelled(n, n_classes, noise, random_state)
     r = rng.uniform(0.05, 1.0, size=n)
     theta = 3 * np.pi * r + 2 * np.pi * y / n_classes
     X = np.column_stack([r * np.cos(theta), r * np.sin(theta)])
