@@ -220,6 +220,7 @@ def summarise(stats: dict, runs: list[dict], rss: dict, server_log: str, args) -
     for record in during:
         by_page.setdefault(record["page"], []).append(record["s"])
     seconds = [r["s"] for r in during]
+    cpu = [r["cpu"] for r in during]
     loads = [s for _, s in stats["loads"]]
     interactions = [s for *_, s in stats["interactions"]]
     uncaught = server_log.count("Uncaught app execution")
@@ -238,6 +239,8 @@ def summarise(stats: dict, runs: list[dict], rss: dict, server_log: str, args) -
         "server_run_p50_s": percentile(seconds, 50),
         "server_run_p95_s": percentile(seconds, 95),
         "server_run_max_s": max(seconds, default=None),
+        "server_run_cpu_p50_s": percentile(cpu, 50),
+        "server_run_cpu_p95_s": percentile(cpu, 95),
         "server_run_by_page": {
             page: {"runs": len(v), "p50": percentile(v, 50), "p95": percentile(v, 95)}
             for page, v in by_page.items()
@@ -293,7 +296,10 @@ def main(argv: list[str] | None = None) -> int:
     settled = summary[f"rss_{int(args.settle)}s_after_close_mb"]
     summary["goals"] = {
         "0 errors": summary["errors"] == 0,
-        f"server p95 per run <= {args.p95_goal_s} s": (summary["server_run_p95_s"] or 0) <= args.p95_goal_s,
+        # The server's own work (CPU time of the script's thread): wall time here also counts the
+        # browsers, which share this machine's cores but run on the students' machines in a class.
+        f"server p95 per run <= {args.p95_goal_s} s (CPU)": (summary["server_run_cpu_p95_s"] or 0)
+        <= args.p95_goal_s,
         f"peak RSS <= {args.rss_goal_mb:.0f} MB": summary["rss_peak_mb"] <= args.rss_goal_mb,
         # Back to the fresh server plus what the bounded caches hold (the rest is returned).
         "memory returned after close (MB above fresh)": round(settled - summary["rss_fresh_mb"], 1),

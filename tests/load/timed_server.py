@@ -1,8 +1,9 @@
 """``streamlit run app.py`` with every script run timed, for the load test and the benchmarks.
 
 Each run of the script (first render, or a rerun after an interaction) appends one JSON line
-to ``$CLASSIC_RUN_LOG``: the wall time it finished, its duration in seconds and the page's URL
-path. The browsers' share of the machine does not enter these numbers, only the server's work.
+to ``$CLASSIC_RUN_LOG``: the wall time it finished, its duration in seconds (``s``, wall time:
+on a machine shared with the browsers it includes waiting for a core and for the GIL), the CPU
+time of the script's thread (``cpu``: the server's own work alone) and the page's URL path.
 
 Usage: ``CLASSIC_RUN_LOG=runs.jsonl python tests/load/timed_server.py --server.port=8600 ...``
 """
@@ -24,13 +25,14 @@ _run_script = script_runner.ScriptRunner._run_script
 
 
 def _timed_run_script(self, rerun_data):
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.thread_time()
     try:
         return _run_script(self, rerun_data)
     finally:
         manager = self._pages_manager
         page = manager.get_pages().get(manager.current_page_script_hash, {}).get("url_pathname", "?")
-        record = {"t": time.time(), "s": time.perf_counter() - started, "page": page or "home"}
+        seconds, cpu = time.perf_counter() - started, time.thread_time() - cpu
+        record = {"t": time.time(), "s": seconds, "cpu": cpu, "page": page or "home"}
         _log.write(json.dumps(record) + "\n")
 
 
