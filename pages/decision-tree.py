@@ -17,7 +17,7 @@ from pages._ui.shell import ensure_app_shell
 ensure_app_shell()
 evaluate = st.cache_data(max_entries=8, show_spinner="Cross-validating…")(lesson.evaluate)
 protocol = st.cache_data(max_entries=2, show_spinner=False)(id3_lessons.posts_protocol)
-representation_sizes = st.cache_data(show_spinner=False)(id3_lessons.representation_sizes)
+representation_sizes = st.cache_data(max_entries=1, show_spinner=False)(id3_lessons.representation_sizes)
 lesson_steps = st.cache_data(show_spinner=False)(lesson.try_this_steps)
 
 
