@@ -5,9 +5,8 @@ this module does its counting with numpy so that a tree grows and predicts at in
 speed. Nothing here scores a split: it builds count tables (rows per branch × class) for many
 nodes at once and ``classic.criteria.split_scores`` scores them.
 
-- ``read_table``: which columns are numeric (a numeric array, or every known value parses as
-  a finite number) and the sorted values of each column.
-- ``Encoding``: a categorical value → its branch (−1 missing, −2 never seen), numbers as floats.
+- ``read_table``: which columns are numeric (every known value a finite number), their values.
+- ``Encoding``: a categorical value → its branch (−1 missing, −2 unseen), numbers as floats.
 - ``categorical_counts``: one bincount gives ``counts[node, feature, branch, class]``.
 - ``Presorted`` / ``threshold_candidates``: for the numeric features and all nodes of a level,
   the slides' candidate thresholds (midpoints between consecutive values whose labels differ)
@@ -137,7 +136,6 @@ def categorical_counts(
 class Presorted:
     """The numeric columns sorted once: every known value as (row, feature, value, label), grouped
     by feature and sorted by value within a feature (stable, so ties keep the row order).
-
     ``candidates`` regroups them by (feature, node) with one stable sort on the group number,
     which keeps each group sorted by value; with ``narrow`` it keeps only the rows still
     growing, so that the next level (whose nodes split this level's) sorts fewer.
@@ -229,20 +227,17 @@ def threshold_candidates(
     """Every (feature, node) group's candidate thresholds on the numeric features, with their tables.
 
     ``orders[f]`` sorts ``columns[:, f]`` (NaN last); ``node_of_row`` gives each row's node
-    (−1: none); group ``f · n_nodes + node``. Returns ``(group, threshold, tables, missing)``:
-    per candidate its group, its τ (and the two observed values it lies between, ``gap[:, 0]`` <
-    τ < ``gap[:, 1]``) and its ``[[left counts], [right counts]]``; per group its rows with no
-    value. A candidate lies between two consecutive distinct values unless all rows at both
-    have one same label.
+    (−1: none); group ``f · n_nodes + node``. Returns ``(group, threshold, gap, tables, missing)``:
+    per candidate its group, τ, the values it lies between (``gap[:, 0] < τ < gap[:, 1]``), its
+    ``[[left counts], [right counts]]``; per group its rows with no value. A candidate lies between
+    two consecutive distinct values unless all rows at both have one same label.
     """
     return Presorted(orders, columns, y).candidates(node_of_row, n_nodes, n_classes)
 
 
 def first_best(node: np.ndarray, score: np.ndarray, n_nodes: int, tolerance: float) -> np.ndarray:
-    """For each node, the index of its first candidate within ``tolerance`` of its best (−1: none).
-
-    ``node`` is sorted (the candidates come grouped by node, lowest threshold first).
-    """
+    """For each node, the index of its first candidate within ``tolerance`` of its best (−1: none);
+    ``node`` is sorted (candidates come grouped by node, lowest threshold first)."""
     out = np.full(n_nodes, -1, dtype=np.int64)
     if len(node) == 0:
         return out
@@ -257,10 +252,8 @@ def first_best(node: np.ndarray, score: np.ndarray, n_nodes: int, tolerance: flo
 
 
 def threshold_text(threshold: float, low: float, high: float) -> str:
-    """τ as the tree and the rules print it: the fewest significant digits (4 at least, never an
-    exponent) that still lie strictly between ``low`` and ``high``, the observed values τ
-    separates, so the printed rule sorts every training value as the tree does (a ``.4g`` τ
-    between 1.00002 and 1.00004 would print as 1, and read ``x > 1 AND x <= 1``)."""
+    """τ as printed: the fewest significant digits (4 at least, no exponent) strictly between the
+    values it separates, so a rule sorts every training value as the tree does."""
     for digits in range(4, 18):
         text = np.format_float_positional(
             threshold, precision=digits, unique=True, fractional=False, trim="-"
@@ -482,8 +475,7 @@ class Router:
         visits: list = []
         correct = np.argmax(self.route(codes, values, rule, visits), axis=1) == truth
         if all(len(np.unique(rows)) == len(rows) for rows, _ in visits):
-            # Each row follows one path: as a leaf, a node answers its own majority for the rows
-            # that reach it, so the change is counted for every node at once (no re-routing).
+            # One path a row: a node as a leaf answers its majority to the rows reaching it.
             rows = np.concatenate([rows for rows, _ in visits])
             nodes = np.concatenate([nodes for _, nodes in visits])
             table = self.votes if rule == "branch" else self.proba
@@ -494,8 +486,7 @@ class Router:
         return self._changes_by_rerouting(codes, values, truth, rule, visits, correct)
 
     def _changes_by_rerouting(self, codes, values, truth, rule: str, visits: list, correct) -> dict:
-        """``changes_as_leaf`` where rows spread over several branches: each node made a leaf in
-        turn and its rows routed again."""
+        """``changes_as_leaf`` where rows spread over branches: each node a leaf in turn, rows rerouted."""
         reach = np.zeros((len(self.feature), len(codes)), dtype=bool)
         for rows, nodes in visits:
             reach[nodes, rows] = True

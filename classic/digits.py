@@ -1,12 +1,10 @@
 """Handwritten digits: a drawing → a Semeion-style 16×16 grid, and k-NN over such grids.
 
-UCI's Semeion digits were written by about 80 people, scanned, **stretched to fill a 16×16
-box in both directions** and thresholded to black and white. A drawing goes through the same
-steps to look like the training data: take the ink (the canvas's alpha channel, or the
-darkness of an opaque image), crop it to its bounding box, resample that box to 16×16 by area
-averaging (each axis stretched on its own), and threshold. One step is ours: a box narrower
-than 0.35 × its height is widened first, so a bare vertical "1" stays a bar instead of being
-stretched into a black square.
+UCI's Semeion digits were written by about 80 people, scanned, **stretched to fill a 16×16 box in
+both directions** and thresholded. A drawing takes the same steps: its ink (the canvas's alpha, or
+an opaque image's darkness) cropped to its bounding box, resampled to 16×16 by area averaging (each
+axis on its own), thresholded. One step is ours: a box narrower than 0.35 × its height is widened
+first, so a bare vertical "1" stays a bar instead of a black square.
 
 Classification is k-NN over the grids (Kun's post: k = 1, Euclidean, about 89% on its
 protocol of 800 training and 793 test digits). The ladder climbs from there, one idea a rung:
@@ -35,9 +33,7 @@ from classic.knn import METRICS, WEIGHTS, KNNClassifier, vote
 
 SIZE = 16
 INVARIANCES = ("none", "shifts", "tangent")
-# A drawing taller and wider than this share of the canvas is "small": stretched to 16×16 its
-# pen becomes several cells thick and the digit a blob.
-SMALL = 0.3
+SMALL = 0.3  # a drawing within this share of the canvas is small: stretched, its pen becomes a blob
 # Semeion's blackest digit has 59% of its cells black; a grid above this is ink, not strokes.
 FILLED = 0.75
 
