@@ -1,6 +1,6 @@
 """The link is the view: random settings → the URL → a fresh browser shows the same view.
 
-For each page, ``URL_SETTINGS`` (20 unless set; 3 in CI) seeded random settings are drawn over
+For each page, ``URL_SETTINGS`` (20 unless set; 2 in CI) seeded random settings are drawn over
 every widget bound to the link (``bind="query-params"``: found by running the page in AppTest,
 once per tab, and reading each element's ``query_param_key``), with the widget's own range or
 options: sliders, number inputs (seeds, the k-NN query, the tree's row), select boxes, radios,
@@ -27,7 +27,7 @@ import pytest
 from conftest import CHROMIUM, CHROMIUM_FLAGS, open_page, wait_for_app
 
 PAGES = ["perceptron", "knn", "decision-tree", "digits", "compare"]
-# 20 settings a page as the issue asks take minutes a page here; CI runs 3 (URL_SETTINGS in .ci/run).
+# 20 settings a page as the issue asks take minutes a page here; CI runs 2 (URL_SETTINGS in .ci/run).
 SETTINGS = int(os.environ.get("URL_SETTINGS", "20"))
 SKIP_KEYS = ("present",)  # the presentation toggle is tested on its own (test_classroom)
 SAMPLES = 6  # values drawn from a range, besides its ends

@@ -30,7 +30,7 @@ def test_navigation_has_the_five_pages_at_their_urls():
     assert "classic" in at.title[0].value
     text = " ".join(m.value for m in at.markdown)
     for lesson in ("Perceptron", "k-nearest neighbours", "ID3 decision tree", "Handwritten digits"):
-        assert lesson in " ".join(h.value for h in at.subheader)
+        assert lesson in " ".join(h.value for h in at.header)
     assert "16×16" in text
 
 
