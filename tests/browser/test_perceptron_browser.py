@@ -94,11 +94,11 @@ def test_the_frame_is_in_the_link_and_a_fresh_browser_opens_on_it(server):
         page.wait_for_function("() => location.search.includes('pc_kernel=polynomial')")
         wait_for_app(page)
         assert shown(root) == 5 and link_frame(page) == "5"
-        drawn = int(root.get_attribute("data-drawn"))
+        # Presentation mode's rerun reaches the player (its .present class), which may mount anew
+        # in the wider column: it still opens on the frame the session holds.
         page.get_by_text("Presentation mode").click()
         page.locator(f"{PLAYER}.present").wait_for()
         wait_for_app(page)
-        assert int(root.get_attribute("data-drawn")) > drawn  # the rerun reached the player
         assert shown(root) == 5 and link_frame(page) == "5"
         assert "Update 5 of 48" in root.locator("#status").inner_text()
         assert page.get_by_test_id("stAlertContentSuccess").count() == 0  # no verdict before the end
