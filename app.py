@@ -1,7 +1,9 @@
 """classic — a browser lab for the classic machine-learning algorithms.
 
-Run with ``streamlit run app.py``. This script sets the page config and the navigation; each
-page lives in ``pages/`` and draws on the ``classic`` library.
+Run with ``streamlit run app.py``. Run as Streamlit's script, this file sets the page config and
+the navigation; each page lives in ``pages/`` and draws on the ``classic`` library. Imported by
+``streamlit run`` (which finds the ``st.App`` below), it is the server, whose lifespan computes
+what every session shares before the first visit (pages/_ui/shared.py).
 """
 
 from pathlib import Path
@@ -9,36 +11,39 @@ from pathlib import Path
 import streamlit as st
 from threadpoolctl import threadpool_limits
 
-from pages._ui import present, url
+from pages._ui import present, shared, url
 
 # One BLAS/OpenMP thread per process, deliberately: on a 2-core server every session shares
 # the cores, and a 2-thread BLAS stalls under that contention (a 7 ms product became 48 ms; the
 # digits ladder took 24.5 s instead of 4.9 s). Parallelism comes from serving sessions instead.
 threadpool_limits(limits=1)
 
-# A local icon: a Material icon here would be fetched from Google's CDN as the favicon.
-st.set_page_config(
-    page_title="classic", page_icon=str(Path(__file__).parent / "assets" / "favicon.png"), layout="wide"
-)
+if __name__ == "__main__":  # Streamlit runs this file as the script of every page
+    # A local icon: a Material icon here would be fetched from Google's CDN as the favicon.
+    st.set_page_config(
+        page_title="classic", page_icon=str(Path(__file__).parent / "assets" / "favicon.png"), layout="wide"
+    )
 
-PAGES = [
-    st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
-    st.Page("pages/perceptron.py", title="Perceptron", icon=":material/timeline:", url_path="perceptron"),
-    st.Page("pages/knn.py", title="k-NN", icon=":material/scatter_plot:", url_path="knn"),
-    st.Page(
-        "pages/decision-tree.py",
-        title="ID3 decision tree",
-        icon=":material/account_tree:",
-        url_path="decision-tree",
-    ),
-    st.Page("pages/digits.py", title="Digits", icon=":material/draw:", url_path="digits"),
-    st.Page("pages/compare.py", title="Compare", icon=":material/compare:", url_path="compare"),
-]
+    PAGES = [
+        st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
+        st.Page("pages/perceptron.py", title="Perceptron", icon=":material/timeline:", url_path="perceptron"),
+        st.Page("pages/knn.py", title="k-NN", icon=":material/scatter_plot:", url_path="knn"),
+        st.Page(
+            "pages/decision-tree.py",
+            title="ID3 decision tree",
+            icon=":material/account_tree:",
+            url_path="decision-tree",
+        ),
+        st.Page("pages/digits.py", title="Digits", icon=":material/draw:", url_path="digits"),
+        st.Page("pages/compare.py", title="Compare", icon=":material/compare:", url_path="compare"),
+    ]
 
-page = st.navigation(PAGES)
-url.record_link()
-present.toggle()
-page.run()
-# After every page's widgets: a note for each link value Streamlit could not use (a page that
-# stops early calls it itself before st.stop).
-url.note_ignored_params()
+    page = st.navigation(PAGES)
+    url.record_link()
+    present.toggle()
+    page.run()
+    # After every page's widgets: a note for each link value Streamlit could not use (a page that
+    # stops early calls it itself before st.stop).
+    url.note_ignored_params()
+else:  # `streamlit run app.py` imports this file as the server: warm the lessons, then serve
+    app = st.App(__file__, lifespan=shared.warm_start)

@@ -50,14 +50,11 @@ def ink(rgba: Any) -> np.ndarray | None:
     if image.ndim not in (2, 3) or image.size == 0:
         raise ValueError(f"expected an image of shape (height, width[, channels]), got {image.shape}")
     scale = 255.0 if image.dtype == np.uint8 else None
-    if image.ndim == 3 and image.shape[2] == 4 and image[..., 3].min() < (scale or 1.0):
+    inverted = not (image.ndim == 3 and image.shape[2] == 4 and image[..., 3].min() < (scale or 1.0))
+    if not inverted:
         image = image[..., 3]  # transparent background: the ink is the alpha channel
-        inverted = False
     elif image.ndim == 3:
         image = image[..., :3].mean(axis=2)
-        inverted = True
-    else:
-        inverted = True
     image = np.asarray(image, dtype=np.float64)
     if not np.all(np.isfinite(image)):
         raise ValueError("the image contains NaN or infinite values")
@@ -98,12 +95,9 @@ def canvas_to_grid(rgba: Any, threshold: float = 0.5, min_aspect: float = 0.35) 
 
     Crop to the ink's bounding box, stretch it to fill 16×16 in both directions, threshold
     the area-averaged coverage at ``threshold`` (relative to the darkest cell, so faint
-    anti-aliased strokes still count).
-
-    One departure from Semeion: a box narrower than ``min_aspect`` × its height is first
-    widened (centred) to that width. The scanned "1"s were slanted, so stretching made them
-    diagonal bands; a drawn "1" is often a bare vertical stroke, which stretching would turn
-    into a solid black square (read as an 8).
+    anti-aliased strokes still count). One departure from Semeion: a box narrower than
+    ``min_aspect`` × its height is first widened (centred): the scanned "1"s were slanted, but a
+    drawn "1" is often a bare vertical stroke, which stretching would make a black square (an 8).
     """
     return grid_from_ink(ink(rgba), threshold, min_aspect)
 
@@ -143,10 +137,7 @@ def read_drawing(rgba: Any) -> Drawing:
         return Drawing(None, "empty", "Draw a digit on the canvas: the prediction appears as you draw.")
     inked = coverage > 0.05
     height, width = (np.flatnonzero(inked.any(axis=a)) for a in (1, 0))
-    tall, wide = (
-        (height[-1] - height[0] + 1) / coverage.shape[0],
-        (width[-1] - width[0] + 1) / coverage.shape[1],
-    )
+    tall, wide = ((e[-1] - e[0] + 1) / n for e, n in zip((height, width), coverage.shape, strict=True))
     if max(tall, wide) < SMALL / 3:
         return Drawing(grid, "dot", "That is a dot, not a digit: draw a digit.")
     if grid.mean() > FILLED:
@@ -441,37 +432,45 @@ def default_model(X: Any, y: Any) -> DigitClassifier:
 
 def protocol_splits(n: int, seeds: Iterable[int], n_train: int = 800) -> list[tuple[np.ndarray, np.ndarray]]:
     """The post's protocol: for each seed, shuffle and keep ``n_train`` for training, test on the rest."""
-    indices = np.arange(n)
-    splits = []
-    for seed in seeds:
-        train, test, _, _ = evaluation.train_test_split(
-            indices, indices, test_size=n - n_train, random_state=seed
-        )
-        splits.append((train, test))
-    return splits
+    rows = np.arange(n)
+    split = evaluation.train_test_split
+    return [tuple(split(rows, rows, test_size=n - n_train, random_state=seed)[:2]) for seed in seeds]
+
+
+def protocol_neighbours(
+    X: Any, y: Any, k_max: int, seeds: Iterable[int] = range(5), **params: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One neighbour search per seed of the post's protocol: ``(test, distances, indices)``, the
+    test rows (seeds × 793) and their ``k_max`` nearest training digits (seeds × 793 × k_max,
+    indices into ``X``). The weights play no part: :func:`protocol_votes` applies them."""
+    X, y = _check_grids(X), np.asarray(y)
+    tests, distances, indices = [], [], []
+    for train, test in protocol_splits(len(y), seeds):
+        model = DigitClassifier(**{**params, "k": 1}).fit(X[train], y[train])
+        found, near = model.kneighbors(X[test], k_max)
+        tests.append(test), distances.append(found), indices.append(train[near])
+    return np.array(tests), np.array(distances), np.array(indices)
+
+
+def protocol_votes(y: Any, distances: np.ndarray, indices: np.ndarray, k_values, weights="uniform"):
+    """The digit each test row is read as (seeds × k × 793) by its first k neighbours, each k."""
+    classes, labels = np.unique(np.asarray(y), return_inverse=True)
+    votes = [
+        [vote(labels[i][:, :k], d[:, :k], len(classes), weights)[0] for k in k_values]
+        for d, i in zip(distances, indices, strict=True)
+    ]
+    return classes[np.array(votes)]
 
 
 def protocol_predictions(
     X: Any, y: Any, k_values: Sequence[int], seeds: Iterable[int] = range(5), **params: Any
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The post's protocol for every seed and k, from one neighbour search per seed.
-
-    Returns ``(test, predicted)``: the test rows of each split (seeds × 793) and the digit
-    predicted for each of them at each k (seeds × k × 793). ``params`` configure
-    :class:`DigitClassifier` (its ``k`` is ignored: every k in ``k_values`` is voted).
-    """
-    X, y = _check_grids(X), np.asarray(y)
-    k_values = [int(k) for k in k_values]
-    tests, predicted = [], []
-    for train, test in protocol_splits(len(y), seeds):
-        model = DigitClassifier(**{**params, "k": 1}).fit(X[train], y[train])
-        distances, indices = model.kneighbors(X[test], max(k_values))
-        labels = model.y_[indices]
-        n_classes = len(model.classes_)
-        winners = [vote(labels[:, :k], distances[:, :k], n_classes, model.weights)[0] for k in k_values]
-        tests.append(test)
-        predicted.append(model.classes_[np.array(winners)])
-    return np.array(tests), np.array(predicted)
+    """The post's protocol for every seed and k: ``(test, predicted)``, the test rows of each split
+    (seeds × 793) and each one's predicted digit at each k (seeds × k × 793). ``params`` configure
+    :class:`DigitClassifier` (its ``k`` is ignored: every k in ``k_values`` is voted)."""
+    k_values, weights = [int(k) for k in k_values], params.pop("weights", "uniform")
+    test, distances, indices = protocol_neighbours(X, y, max(k_values), seeds, **params)
+    return test, protocol_votes(y, distances, indices, k_values, weights)
 
 
 def scores(y: Any, test: np.ndarray, predicted: np.ndarray) -> np.ndarray:

@@ -5,7 +5,7 @@ import streamlit as st
 
 from classic import compare
 from classic.viz import compare as draw
-from pages._ui import present, url
+from pages._ui import present, shared, url
 from pages._ui.downloads import download_points
 from pages._ui.lesson import Step, how_it_works, try_this
 from pages._ui.points import YOURS, user_points
@@ -125,12 +125,11 @@ for column, fmt in zip(downloads, ("png", "svg"), strict=False):
 with downloads[2]:
     download_points(X, y, "compare-points.csv", key="cmp_csv")
 
-questions = st.cache_data(compare.questions, show_spinner="Preparing the questions…")()
 try_this(
     "compare",
     [
         Step(q.title, {f"cmp_{s}": v for s, v in q.settings.items()}, q.question, q.options, q.answer, q.why)
-        for q in questions
+        for q in shared.compare_questions()
     ],
 )
 how_it_works(

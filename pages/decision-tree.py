@@ -8,7 +8,7 @@ from classic import criteria, datasets, id3_lessons, tables
 from classic.viz import tree as tree_export
 from classic.viz import tree_figures as figures
 from classic.viz import tree_lesson as lesson
-from pages._ui import points, present, url
+from pages._ui import points, present, shared, url
 from pages._ui.data import load_house_votes
 from pages._ui.lesson import Step, compare_link, how_it_works, try_this
 from pages._ui.players import frame_player, linked_frame
@@ -18,7 +18,6 @@ ensure_app_shell()
 evaluate = st.cache_data(max_entries=8, show_spinner="Cross-validating…")(lesson.evaluate)
 protocol = st.cache_data(max_entries=2, show_spinner=False)(id3_lessons.posts_protocol)
 representation_sizes = st.cache_data(max_entries=1, show_spinner=False)(id3_lessons.representation_sizes)
-lesson_steps = st.cache_data(show_spinner=False)(lesson.try_this_steps)
 
 
 # Bounded: a tree grown on the largest upload keeps about 55 MB of split tables (8 ≈ 0.44 GB).
@@ -144,6 +143,6 @@ with tabs[shown]:
             st.dataframe(lesson.claims_table(protocol(X, y), X, y, names), hide_index=True)
             st.caption(lesson.ties_note(protocol(X, y)))
 
-try_this("decision-tree", [Step(**step) for step in lesson_steps()])
+try_this("decision-tree", [Step(**step) for step in shared.tree_steps()])
 compare_link(X, y)
 how_it_works(id3_lessons.textbook_id3, criteria.split_scores, **lesson.HOW_IT_WORKS)

@@ -8,32 +8,17 @@ import streamlit as st
 from classic import digits, evaluation
 from classic.knn import METRICS, WEIGHTS
 from classic.viz import digits as view
-from pages._ui import canvas, present
+from pages._ui import canvas, present, shared
 from pages._ui.data import load_semeion
 from pages._ui.lesson import Step, how_it_works, try_this
 from pages._ui.shell import ensure_app_shell
 
 ensure_app_shell()
-KS = range(1, 51)  # the post's plot runs to k = 50
 
 
 @st.cache_resource(max_entries=4, show_spinner="Preparing the training digits…")
 def model(X, y, **settings):  # k is chosen at each vote: moving k refits nothing
     return digits.DigitClassifier(**settings).fit(X, y)
-
-
-@st.cache_data(max_entries=12, show_spinner="Classifying 5 × 793 test digits for k = 1 … 50…")
-def protocol(_X, _y, settings):
-    """The post's protocol for one setting, every k, shared by all sessions (the data: always Semeion)."""
-    test, predicted = digits.protocol_predictions(_X, _y, KS, range(5), **dict(settings))
-    return test, predicted.astype(np.int8)
-
-
-def results(data, **params):
-    """A setting's accuracy (seeds × k), test rows and predictions on the protocol."""
-    keep = digits.DigitClassifier(**params).get_params().items()
-    test, predicted = protocol(*data, tuple(sorted(p for p in keep if p[0] != "k")))
-    return digits.scores(data[1], test, predicted), test, predicted
 
 
 projector = present.is_on()
@@ -111,11 +96,11 @@ if draw_tab.open:
 if data is None and not draw_tab.open:
     st.info("The evaluation and the ladder need the Semeion data set.")
 elif not draw_tab.open:
-    curves = {name: results(data, **params)[0] for name, params in digits.RUNGS}
+    curves = {name: shared.digits_results(data, **params)[0] for name, params in digits.RUNGS}
     rungs = digits.rung_scores(curves)
 if data is not None and evaluation_tab.open:
     with evaluation_tab:
-        mine, test, predicted = results(data, **settings)
+        mine, test, predicted = shared.digits_results(data, **settings)
         curves["your settings"] = mine
         st.write(
             "The post's protocol: shuffle the 1593 digits, train on 800, test on the other 793 (five shuffles). "
@@ -125,9 +110,9 @@ if data is not None and evaluation_tab.open:
         c1.metric("Plain k-NN, k = 1 (the post: 89%)", f"{rungs[0][1]:.1%}")
         spread = f"range {mine[:, k - 1].min():.1%} – {mine[:, k - 1].max():.1%}"
         c2.metric(f"Your settings, k = {k}", f"{mine[:, k - 1].mean():.1%}", spread, delta_color="off")
-        chart = view.accuracy_chart(KS, curves, k, 280 if projector else 340)
+        chart = view.accuracy_chart(shared.KS, curves, k, 280 if projector else 340)
         present.chart(st, chart, alt="Test accuracy against k from 1 to 50, one line per setting")
-        png = lambda: view.accuracy_png(KS, curves)  # noqa: E731  (built only when clicked)
+        png = lambda: view.accuracy_png(shared.KS, curves)  # noqa: E731  (built only when clicked)
         st.download_button("Download figure (PNG)", png, "digits-accuracy.png", key="digits_acc_download")
         truth, guess = data[1][test[0]], predicted[0, k - 1]  # the first shuffle
         matrix = evaluation.confusion_matrix(truth, guess, range(10))
@@ -145,6 +130,6 @@ if data is not None and ladder_tab.open:
         st.caption(f"For scale: scikit-learn's SVC, blurred digits, same splits: {digits.SVC_REFERENCE:.1%}.")
 
 if data is not None:
-    plain, blurred = (results(data, **params)[0] for _, params in digits.RUNGS[:2])
+    plain, blurred = (shared.digits_results(data, **params)[0] for _, params in digits.RUNGS[:2])
     try_this("digits", [Step(**step) for step in view.lesson_steps(plain, blurred)])
 how_it_works(digits.grid_from_ink, digits.two_sided_tangent_distances, **view.HOW_IT_WORKS)

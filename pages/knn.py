@@ -7,7 +7,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from classic.knn import METRICS, WEIGHTS, KNNClassifier, knn_textbook, metric_suits, minkowski_p, vote
 from classic.viz import knn as view
 from classic.viz import knn_lesson as lesson
-from pages._ui import present, url
+from pages._ui import present, shared, url
 from pages._ui.lesson import Step, compare_link, how_it_works, seed_input, try_this
 from pages._ui.players import component_player
 from pages._ui.points import user_points
@@ -20,7 +20,6 @@ accuracy = st.cache_data(max_entries=16, show_spinner="Accuracy for every k…")
 kdtree = st.cache_data(max_entries=16, show_spinner="Building the k-d tree…")(view.kdtree_view)
 edited = st.cache_data(max_entries=16, show_spinner="Editing the points…")(lesson.edited)
 edit_accuracy = st.cache_data(max_entries=16)(lesson.edit_accuracy)
-steps = st.cache_data(lesson.try_this_steps)
 
 
 def new_data() -> None:  # new data: the query starts again where lesson.start_query puts it
@@ -144,6 +143,6 @@ elif tree_tab.open:
     )
     tree_tab.write(lesson.depth_note(depth, len(X)))
 
-try_this("knn", [Step(**step) for step in steps()])
+try_this("knn", [Step(**step) for step in shared.knn_steps()])
 compare_link(X_all, y_raw, name)
 how_it_works(knn_textbook, vote, formulas=lesson.FORMULAS, text=lesson.HOW_IT_WORKS)

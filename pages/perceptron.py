@@ -9,7 +9,7 @@ from classic import datasets
 from classic import perceptron as pc
 from classic import perceptron_lessons as lessons
 from classic.viz import perceptron as viz
-from pages._ui import present, url
+from pages._ui import present, shared, url
 from pages._ui.lesson import Step, compare_link, how_it_works, try_this
 from pages._ui.players import frame_player, linked_frame
 from pages._ui.points import user_points
@@ -33,7 +33,7 @@ TABS = ["Every update", "When no line will do", "Does it generalise?", "More poi
 @st.cache_data(max_entries=64, show_spinner="Computing…")
 def compute(what: str, *args, **kwargs):
     """A cached result of ``classic`` (one wrapper, since the page's functions are rebuilt each run)."""
-    found = viz.try_this_steps if what == "steps" else getattr(pc, what, None) or getattr(lessons, what)
+    found = getattr(pc, what, None) or getattr(lessons, what)
     return found(**kwargs).fit(*args) if isinstance(found, type) else found(*args, **kwargs)
 
 
@@ -133,7 +133,7 @@ if size.open:
     st.table(viz.size_table(limit, rows))
     st.caption("20 seeds each, in the same square with a margin of 0.05 around x₁ + x₂ = 1: same R and γ.")
 
-try_this("perceptron", [Step(**step) for step in compute("steps")])
+try_this("perceptron", [Step(**step) for step in shared.perceptron_steps()])
 compare_link(X, y)
 how_it_works(
     lessons.perceptron_textbook,

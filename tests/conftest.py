@@ -129,8 +129,12 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(timeout: float = 60) -> tuple[subprocess.Popen, str]:
-    """Start ``streamlit run app.py`` on a free port; return the process and its base URL."""
+def start_server(timeout: float = 60, warm: bool = False) -> tuple[subprocess.Popen, str]:
+    """Start ``streamlit run app.py`` on a free port; return the process and its base URL.
+
+    ``warm``: the server's warm start (pages/_ui/shared.py), as deployed; off by default, since
+    every browser test module starts its own server and the warm start costs each one seconds.
+    """
     port = _free_port()
     command = [
         sys.executable,
@@ -145,7 +149,8 @@ def start_server(timeout: float = 60) -> tuple[subprocess.Popen, str]:
         "--server.fileWatcherType=none",
     ]
     log = tempfile.NamedTemporaryFile(prefix="streamlit-", suffix=".log", delete=False)
-    process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    env = {**os.environ, "CLASSIC_WARM_START": "1" if warm else "0"}
+    process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
     process.log_path = log.name  # read on failure, removed by stop_server
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + timeout

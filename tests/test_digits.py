@@ -216,6 +216,20 @@ def test_the_posts_protocol_plain_is_the_posts_89_percent(semeion):
     assert 0.885 <= plain.mean() <= 0.905
 
 
+@pytest.mark.parametrize("weights", ["uniform", "distance"])
+def test_protocol_votes_from_shared_neighbours_are_each_fitted_models_predictions(semeion, weights):
+    """The page searches once per blur and invariance and re-votes for the weights: the same digits
+    as a classifier fitted with those weights on each split."""
+    X, y = semeion
+    test, distances, indices = digits.protocol_neighbours(X, y, 5, range(2), blur=1.0)
+    predicted = digits.protocol_votes(y, distances, indices, [1, 3, 5], weights)
+    for seed, (train, split_test) in enumerate(digits.protocol_splits(len(y), range(2))):
+        assert np.array_equal(test[seed], split_test)
+        for i, k in enumerate([1, 3, 5]):
+            model = digits.DigitClassifier(k=k, blur=1.0, weights=weights).fit(X[train], y[train])
+            assert np.array_equal(predicted[seed, i], model.predict(X[split_test]))
+
+
 def test_the_ladder_climbs_to_96_percent(semeion):
     X, y = semeion
     rungs = digits.ladder(X, y, seeds=range(5))

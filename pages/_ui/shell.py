@@ -22,11 +22,21 @@ def ensure_app_shell() -> None:
     for ``/decision-tree``): the legacy mode finds pages by file name and answers any other
     URL with a "Page not found" dialog.
 
-    ``PagesManager.uses_pages_directory`` is private Streamlit state: this is the only place
-    that touches it, requirements.txt pins Streamlit, and tests/pages/test_app_shell.py fails
+    ``PagesManager.uses_pages_directory`` is private Streamlit state: this module is the only
+    place that touches it, requirements.txt pins Streamlit, and tests/pages/test_app_shell.py fails
     when an upgrade changes what the switch means.
     """
     if PagesManager.uses_pages_directory:
-        PagesManager.uses_pages_directory = False
+        leave_legacy_mode()
         st.rerun()
     url.start_page()
+
+
+def leave_legacy_mode() -> None:
+    """What Streamlit's first ``st.navigation`` call does: the server leaves its legacy mode.
+
+    The server's lifespan (pages/_ui/shared.py) calls this before the first connection, so a deep
+    link runs ``app.py`` at once; ``ensure_app_shell`` still covers a script run without it
+    (AppTest resets the mode for every test).
+    """
+    PagesManager.uses_pages_directory = False

@@ -1,11 +1,13 @@
 """Every page is reachable by its URL as the very first request to a freshly started server.
 
 Streamlit runs a fresh server in its legacy multipage mode while a ``pages/`` folder sits beside
-``app.py``; without ``ensure_app_shell`` the first deep link would skip ``app.py`` (no
-navigation, no page config). Each case here starts its own server.
+``app.py``; unless the server leaves it at start (app.py's ``st.App`` lifespan) or
+``ensure_app_shell`` does, the first deep link skips ``app.py`` (no navigation, no page config).
+Each case here starts its own server, warm started as deployed.
 """
 
 import re
+from pathlib import Path
 
 import pytest
 from conftest import (
@@ -38,7 +40,7 @@ def chromium():
 
 @pytest.mark.parametrize("url_path", list(URLS))
 def test_deep_link_is_the_first_request_of_a_fresh_server(chromium, url_path):
-    process, base = start_server()
+    process, base = start_server(warm=True)
     try:
         page = chromium.new_page()
         page.goto(f"{base}/{url_path}")
@@ -56,6 +58,7 @@ def test_deep_link_is_the_first_request_of_a_fresh_server(chromium, url_path):
         assert_no_exception_box(page)
         screenshot(page, f"first-request-{url_path or 'home'}")
         page.close()
+        assert "warm start: the lessons' shared content computed" in Path(process.log_path).read_text()
     finally:
         stop_server(process)
 

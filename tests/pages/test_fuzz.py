@@ -246,6 +246,14 @@ def _step(at, report: Report, name: str, wid: str, value: Any) -> tuple[Any, boo
     return at, True
 
 
+@pytest.fixture(scope="module", autouse=True)
+def warm_server():
+    """The caches a deployed server fills at start (app.py's lifespan): reruns are timed as served."""
+    from pages._ui import shared
+
+    shared.warm()
+
+
 @pytest.mark.parametrize("name", PAGES)
 def test_widget_fuzz(name):
     rng = random.Random(f"{SEED}-{name}")

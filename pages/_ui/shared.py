@@ -1,0 +1,101 @@
+"""What every session shares and no widget changes, computed when the server starts.
+
+Each page's "Try this" answers, /compare's questions and the digits protocol's neighbour
+searches (the ladder's, with and without the blur) are the same for every visitor: they are
+cached here, once per server, and ``warm_start`` (the lifespan of app.py's ``st.App``) computes
+them, with every module a page imports, before the server accepts its first connection. So the
+first student on each page waits only for the page itself: on this 2-core machine the knn
+page's first render spent 0.6 s on its Try-this answers and 1 s on imports, the digits ladder
+2.7 s on its protocol (any weights at a searched setting are now a re-vote, 0.1 s).
+
+``CLASSIC_WARM_START=0`` skips the warm start (the test suite's browser servers do, to save CI
+the seconds each fresh server would spend; the deep-link tests keep it, as deployed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import inspect
+import os
+import time
+from contextlib import asynccontextmanager
+
+import numpy as np
+import streamlit as st
+from streamlit.logger import get_logger
+
+from classic import compare, digits
+from classic.viz import knn_lesson, tree_lesson
+from classic.viz import perceptron as perceptron_view
+
+_LOG = get_logger(__name__)
+
+# The lessons' constant content (no arguments: one entry each).
+knn_steps = st.cache_data(show_spinner=False)(knn_lesson.try_this_steps)
+tree_steps = st.cache_data(show_spinner=False)(tree_lesson.try_this_steps)
+perceptron_steps = st.cache_data(show_spinner=False)(perceptron_view.try_this_steps)
+compare_questions = st.cache_data(show_spinner="Preparing the questions…")(compare.questions)
+
+KS = range(1, 51)  # the digits post's plot runs to k = 50
+
+
+# 5 × 793 test digits × 50 neighbours: 3.2 MB a search; the weights only re-vote (0.1 s).
+@st.cache_data(max_entries=8, show_spinner="Finding the 50 nearest of 5 × 793 test digits…")
+def digits_neighbours(_X, _y, search):
+    """The post's protocol's neighbour search for one blur, metric and invariance (the data: Semeion)."""
+    return digits.protocol_neighbours(_X, _y, max(KS), range(5), **dict(search))
+
+
+@st.cache_data(max_entries=12, show_spinner=False)
+def digits_protocol(_X, _y, settings):
+    """The post's protocol for one setting, every k, shared by all sessions (the data: always Semeion)."""
+    search = dict(settings)
+    weights = search.pop("weights")
+    test, distances, indices = digits_neighbours(_X, _y, tuple(sorted(search.items())))
+    return test, digits.protocol_votes(_y, distances, indices, KS, weights).astype(np.int8)
+
+
+def digits_results(data, **params):
+    """A setting's accuracy (seeds × k), test rows and predictions on the protocol."""
+    keep = digits.DigitClassifier(**params).get_params().items()
+    test, predicted = digits_protocol(*data, tuple(sorted(p for p in keep if p[0] != "k")))
+    return digits.scores(data[1], test, predicted), test, predicted
+
+
+# Imported here rather than on a page's first visit: pandas, altair and matplotlib alone took 1 s.
+_GLUE = ["canvas", "data", "downloads", "lesson", "players", "points", "present", "url", "shell"]
+
+
+def warm() -> float:
+    """Import what the pages import and compute the shared content above; returns the seconds."""
+    started = time.perf_counter()
+    for name in _GLUE:
+        importlib.import_module(f"pages._ui.{name}")
+    importlib.import_module("pandas.io.formats.style")  # the tree page's highlighted gain table
+    from pages._ui.data import load_semeion
+
+    for constant in (knn_steps, tree_steps, perceptron_steps, compare_questions):
+        constant()
+    data = load_semeion()
+    if data is not None:  # without the data set the digits page says so; nothing to warm
+        for _, params in digits.RUNGS:  # the ladder, and each of its searches without the blur
+            digits_results(data, **params)
+            digits_results(data, **{**params, "blur": 0.0})
+    # Streamlit's first element of a process looks up every loaded module's file for a warning
+    # (inspect.stack: 0.16 s in the first visit's script); the lookup's cache is filled here.
+    inspect.stack(0)
+    return time.perf_counter() - started
+
+
+@asynccontextmanager
+async def warm_start(_app):
+    """The server's lifespan: out of Streamlit's legacy page mode, warm (unless
+    ``CLASSIC_WARM_START=0``), then serve."""
+    from pages._ui.shell import leave_legacy_mode
+
+    leave_legacy_mode()
+    if os.environ.get("CLASSIC_WARM_START", "1") != "0":
+        seconds = await asyncio.to_thread(warm)
+        _LOG.info("warm start: the lessons' shared content computed in %.1f s", seconds)
+    yield
