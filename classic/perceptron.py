@@ -153,66 +153,49 @@ class Perceptron(_TwoClassClassifier):
         X, self.classes_, signs = _check_two_classes(X, y)
         self.n_features_in_ = X.shape[1]
         rng = check_random_state(self.random_state)
-        n = len(X)
         # Rows (y_i x_i, y_i) and v = (w, b): the margin y_i (w·x_i + b) is one dot product,
         # and an update is v ← v + η (y_i x_i, y_i).
         A = np.hstack([signs[:, None] * X, signs[:, None]])
         steps = rate * A
         v = np.zeros(X.shape[1] + 1)
-        # Worse than any weights: the first update is always pocketed (w = 0 is no line).
-        best = (n + 1, v[:-1].copy(), 0.0)
-        weights, points, self.mistakes_per_epoch_, self.cycle_ = [], [], [], None
-        self.converged_ = False
-        seen: dict[tuple, int] = {}
-        order, A_order = None, A
-        pocket, shuffle = self.pocket, self.shuffle
+        points: list[int] = []
+        self.mistakes_per_epoch_, self.cycle_, self.converged_ = [], None, False
+        # If the state (point, v) after an update repeats an earlier one, the rest of the pass
+        # repeats that pass's, so v at the end of the pass repeats too: only then is the history
+        # searched for the first repeated state. ``ends`` holds v at the end of each pass.
+        ends = {v.tobytes()}
         for epoch in range(max_epochs):
             self.n_epochs_ = epoch + 1
-            if shuffle:
-                order = rng.permutation(n)
-                A_order = A[order]
-            errors, position, block, gap, last = 0, 0, 16, 16, 0
-            while position < n:
-                # The next mistake: scan a block a few times the last gap between mistakes,
-                # doubling it while it is clean, so a scan is one or two numpy calls whether
-                # mistakes are dense (early passes) or rare (late ones).
-                stop = min(position + block, n)
-                wrong = (np.dot(A_order[position:stop], v) <= 0).nonzero()[0]
-                if not len(wrong):
-                    position, block = stop, 2 * block
-                    continue
-                position += int(wrong[0])
-                gap, last = (gap + position - last) // 2, position
-                block = 4 * gap + 32
-                i = int(order[position]) if shuffle else position
-                errors += 1
-                v = v + steps[i]
-                weights.append(v)
-                points.append(i)
-                if pocket:
-                    best = _pocket(X, signs, v[:-1], float(v[-1]), best)
-                if not shuffle:
-                    state = (position, v.tobytes())
-                    if state in seen:
-                        self.cycle_ = (seen[state], len(weights))
-                        break
-                    seen[state] = len(weights)
-                position += 1
-            self.mistakes_per_epoch_.append(errors)
-            if errors == 0:
+            if self.shuffle:
+                order = rng.permutation(len(X))
+                found, v = _one_pass(A[order], steps[order], v)
+                points += order[found].tolist()
+            else:
+                found, v = _one_pass(A, steps, v)
+                points += found
+            self.mistakes_per_epoch_.append(len(found))
+            if not found:
                 self.converged_ = True
                 break
-            if self.cycle_ is not None:
-                break
-        self.n_updates_ = len(weights)
-        self.weights_history_ = np.array(weights).reshape(len(weights), X.shape[1] + 1)
+            if not self.shuffle and v.tobytes() in ends:
+                self.cycle_ = _first_repeat(points, _weights(steps, points))
+                if self.cycle_ is not None:  # stop at the update that closes the cycle
+                    self.mistakes_per_epoch_[-1] -= len(points) - self.cycle_[1]
+                    del points[self.cycle_[1] :]
+                    break
+            ends.add(v.tobytes())
+        self.n_updates_ = len(points)
+        self.weights_history_ = _weights(steps, points)
         self.update_points_ = np.array(points, dtype=np.int64)
         self.update_epochs_ = np.repeat(np.arange(self.n_epochs_), self.mistakes_per_epoch_)
+        last = self.weights_history_[-1] if points else v
+        self.coef_, self.intercept_ = last[:-1].copy(), float(last[-1])
         if self.pocket:
-            self.pocket_mistakes_ = best[0]
-            self.coef_, self.intercept_ = best[1], float(best[2])
-        else:
-            self.coef_, self.intercept_ = v[:-1].copy(), float(v[-1])
+            # Worse than any weights: the first update is always pocketed (w = 0 is no line).
+            best = (len(X) + 1, np.zeros(X.shape[1]), 0.0)
+            for row in self.weights_history_:
+                best = _pocket(X, signs, row[:-1], float(row[-1]), best)
+            self.pocket_mistakes_, self.coef_, self.intercept_ = best[0], best[1], float(best[2])
         return self
 
     @property
@@ -228,6 +211,46 @@ class Perceptron(_TwoClassClassifier):
         """w·x + b for each row of X."""
         check_is_fitted(self, "coef_")
         return _check_X(X, self.n_features_in_) @ self.coef_ + self.intercept_
+
+
+BLOCK = 128  # rows per scan: a matrix-vector product over 128 rows costs about what one row does
+
+
+def _one_pass(rows: np.ndarray, steps: np.ndarray, v: np.ndarray) -> tuple[list[int], np.ndarray]:
+    """One pass of the rule over rows (y_i x_i, y_i) in order from v = (w, b): mistakes' positions, v after.
+
+    Each mistake is found with one vectorised scan of the rows after the last one, a block of
+    them (doubled while it holds none), so the Python loop runs once per update, not per point.
+    """
+    mistakes: list[int] = []
+    position, size, n = 0, BLOCK, len(rows)
+    while position < n:
+        margins = rows[position : position + size].dot(v)
+        first = (margins <= 0.0).argmax()
+        if margins[first] > 0:
+            position, size = position + size, 2 * size
+            continue
+        position += int(first)
+        v = v + steps[position]
+        mistakes.append(position)
+        position, size = position + 1, BLOCK
+    return mistakes, v
+
+
+def _weights(steps: np.ndarray, points: list[int]) -> np.ndarray:
+    """(w, b) after each update, from zero: the running sums of the steps, added one at a time."""
+    start = np.zeros((1, steps.shape[1]))
+    return np.cumsum(np.vstack([start, steps[points]]), axis=0)[1:]
+
+
+def _first_repeat(points: list[int], weights: np.ndarray) -> tuple[int, int] | None:
+    """(m, n), counted from 1: the first update n whose state (point, w, b) equals that after update m."""
+    states = np.column_stack([np.array(points, dtype=np.float64), weights])
+    keys = states.view(np.dtype((np.void, states.itemsize * states.shape[1]))).ravel()
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    earlier = first[inverse.ravel()]
+    repeats = np.flatnonzero(earlier < np.arange(len(keys)))
+    return (int(earlier[repeats[0]]) + 1, int(repeats[0]) + 1) if len(repeats) else None
 
 
 def _pocket(

@@ -225,6 +225,66 @@ def test_fit_matches_the_textbook_on_large_data_and_with_a_learning_rate():
     assert half.update_points_.tolist() == model.update_points_.tolist()  # η only scales (w, b)
 
 
+def plain_fit(X, y, max_epochs, rate):
+    """The rule one point at a time, checking for a repeated state (point, w, b) after every update."""
+    signs = np.where(y == np.unique(y)[1], 1.0, -1.0)
+    w, b, points, weights, per_epoch, seen = np.zeros(X.shape[1]), 0.0, [], [], [], {}
+    for _ in range(max_epochs):
+        per_epoch.append(0)
+        for i in range(len(X)):
+            if signs[i] * (X[i] @ w + b) <= 0:
+                w, b = w + rate * signs[i] * X[i], b + rate * signs[i]
+                points.append(i)
+                weights.append(np.append(w, b))
+                per_epoch[-1] += 1
+                state = (i, weights[-1].tobytes())
+                if state in seen:
+                    return points, weights, per_epoch, (seen[state], len(points))
+                seen[state] = len(points)
+        if per_epoch[-1] == 0:
+            break
+    return points, weights, per_epoch, None
+
+
+def tied_grid(seed):
+    """Integer points with repeats and noisy labels: exact ties, and cycles that close one pass after
+    the pass-end weights repeat."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-2, 3, size=(30, 2)).astype(float)
+    return X, (X[:, 0] + X[:, 1] + rng.integers(0, 2, 30) > 0).astype(int)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        lambda seed: datasets.linearly_separable(200, seed),
+        lambda seed: datasets.xor(),
+        lambda seed: datasets.xor(40, 0.12, seed),
+        lambda seed: datasets.gaussian_clusters(60, ((-1, -1), (1, 1)), 1.2, seed),
+        tied_grid,
+        lambda seed: (X := np.random.default_rng(seed).normal(size=(40, 1)), (X[:, 0] > 0.3).astype(int)),
+        lambda seed: (X := np.random.default_rng(seed).normal(size=(60, 5)), (X.sum(axis=1) > 0).astype(int)),
+    ],
+    ids=["separable", "xor", "noisy xor", "clusters", "tied grid", "1 feature", "5 features"],
+)
+@pytest.mark.parametrize(("max_epochs", "rate"), [(60, 1.0), (3, 1.0), (60, 0.3)])
+def test_fit_gives_the_plain_loops_history_bit_for_bit(data, max_epochs, rate):
+    """The vectorised scan, the cycle check at the end of each pass and the history built afterwards
+    give what the plain loop gives: the same updates, weights, passes and cycle."""
+    for seed in range(4):
+        X, y = data(seed)
+        model = Perceptron(max_epochs=max_epochs, learning_rate=rate).fit(X, y)
+        points, weights, per_epoch, cycle = plain_fit(X, y, max_epochs, rate)
+        assert model.update_points_.tolist() == points and model.cycle_ == cycle
+        assert model.mistakes_per_epoch_ == per_epoch and model.n_epochs_ == len(per_epoch)
+        assert model.converged_ == (per_epoch[-1] == 0)
+        assert model.weights_history_.tobytes() == np.array(weights).reshape(-1, X.shape[1] + 1).tobytes()
+        last = weights[-1] if weights else np.zeros(X.shape[1] + 1)
+        assert model.coef_.tobytes() == last[:-1].tobytes() and model.intercept_ == last[-1]
+    pocket = Perceptron(max_epochs=max_epochs, learning_rate=rate, pocket=True).fit(X, y)
+    assert pocket.update_points_.tolist() == points and pocket.cycle_ == cycle  # the pocket only watches
+
+
 def test_shuffled_fit_matches_a_plain_loop_over_the_same_orders():
     X, y = datasets.xor(40, 0.12, random_state=1)
     model = Perceptron(max_epochs=7, shuffle=True, random_state=3).fit(X, y)

@@ -3,7 +3,7 @@
 ``python tests/benchmarks/bench_perceptron.py``. Time per pass is the fit's time divided by its
 passes (our ``n_epochs_``, scikit-learn's ``n_iter_``); both run on the same data, alternately,
 with one BLAS thread. Ours also records every update (the player's history) and checks for a
-cycle after each one; scikit-learn's records nothing. The animation itself is drawn in the browser
+cycle at the end of each pass; scikit-learn's records nothing. The animation itself is drawn in the browser
 (``assets/perceptron_player.html``); its frame rate is measured by the browser test.
 """
 
