@@ -43,10 +43,10 @@ def impurity(counts: Any, criterion: str = "entropy", base: float = 2.0) -> np.n
     """Entropy (in ``base``) or Gini impurity of each row of a class-count table (0 if empty)."""
     counts = np.asarray(counts, dtype=np.float64)
     totals = _total(counts)[..., None]
-    p = np.divide(counts, totals, out=np.zeros_like(counts), where=totals > 0)
+    p = counts / np.where(totals > 0, totals, 1.0)  # an empty row: 0 / 1 = 0
     if criterion == "gini":
         return np.where(totals[..., 0] > 0, 1.0 - np.einsum("...k,...k->...", p, p), 0.0)
-    logs = np.log2(p, out=np.zeros_like(p), where=p > 0)  # 0 · log 0 = 0
+    logs = np.log2(np.where(p > 0, p, 1.0))  # 0 · log 0 = 0 · log 1 = 0
     if base != 2:
         logs /= np.log2(base)
     return np.abs(np.einsum("...k,...k->...", p, logs))  # abs: a pure node is 0, not −0
@@ -67,9 +67,9 @@ def split_scores(counts: Any, missing: Any = 0, criterion: str = "entropy", base
     known = _total(sizes)
     before = impurity(np.einsum("...vk->...k", counts), kind, base)
     spread = np.einsum("...v,...v->...", sizes, impurity(counts, kind, base))  # Σ_v |K_v| · H(K_v)
-    after = np.divide(spread, known, out=np.zeros_like(known), where=known > 0)
+    after = spread / np.where(known > 0, known, 1.0)  # no known row: 0 / 1 = 0
     total = known + missing
-    gain = np.divide(known, total, out=np.zeros_like(known), where=total > 0) * (before - after)
+    gain = known / np.where(total > 0, total, 1.0) * (before - after)
     gain = np.where(np.abs(gain) < TOLERANCE, 0.0, gain)
     information = impurity(sizes, "entropy", base)
     score = gain

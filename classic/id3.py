@@ -16,23 +16,30 @@ training rows that went each way; ``"branch"``: the post's rule, the leaves' cla
 up as they are) or only the majority child (``"majority"``); ``"value"`` makes "?" one more
 category. Reduced-error pruning replaces subtrees by majority leaves while held-out accuracy
 does not drop; ``rules`` reads the tree as IF … THEN rules. The counting (count tables of a
-whole level at once, presorted numeric columns, routing rows) is in :mod:`classic._id3_engine`;
-drawing in :mod:`classic.viz.tree`; the lesson's extras in :mod:`classic.id3_lessons`.
+whole level at once, presorted numeric columns) is in :mod:`classic._id3_engine`, reading a table
+in :mod:`classic._id3_encode`, the grown tree's arrays and its ``Node`` objects in
+:mod:`classic._id3_tree`, prediction in :mod:`classic._id3_router`; drawing in
+:mod:`classic.viz.tree`; the lesson's extras in :mod:`classic.id3_lessons`.
 """
 
 from __future__ import annotations
 
 import inspect
+import itertools
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
 import numpy as np
 
 from classic import _id3_engine as engine
+from classic._id3_encode import Encoding, as_table, read_table
+from classic._id3_router import Router
+from classic._id3_tree import FlatTree, Node, SplitStep, split_steps
 from classic._validation import Estimator, RandomState, check_is_fitted
-from classic.criteria import CRITERIA, TOLERANCE, SplitScore, impurity, split_scores
+from classic.criteria import CRITERIA, TOLERANCE, split_scores
+from classic.criteria import SplitScore as SplitScore
 
 # The criteria on labels are re-exported ("x as x"): classic.id3.entropy is classic.criteria.entropy.
 from classic.criteria import conditional_entropy as conditional_entropy
@@ -40,6 +47,7 @@ from classic.criteria import entropy as entropy
 from classic.criteria import gain_ratio as gain_ratio
 from classic.criteria import gini as gini
 from classic.criteria import gini_gain as gini_gain
+from classic.criteria import impurity as impurity
 from classic.criteria import information_gain as information_gain
 from classic.criteria import score_split as score_split
 from classic.criteria import split_information as split_information
@@ -48,104 +56,30 @@ from classic.evaluation import train_test_split
 MISSING = ("fractional", "branch", "majority", "value")
 
 
+def _score(counts: np.ndarray, missing: Any, criterion: str) -> np.ndarray:
+    """What the criterion compares, from :func:`classic.criteria.split_scores` (the tree's one scorer)."""
+    return split_scores(counts, missing, criterion)[4]
+
+
+def _keep(index: np.ndarray, rows: np.ndarray, node: np.ndarray, ids: np.ndarray, available: np.ndarray):
+    """A level cut to its nodes ``index`` (renumbered in that order) and their rows."""
+    number = np.full(len(ids), -1)
+    number[index] = np.arange(len(index))
+    at = number[node]
+    here = at >= 0
+    return rows[here], at[here], ids[index], available[index]
+
+
 def rows_with_missing(X: Any, missing_value: str = "?") -> np.ndarray:
     """A boolean mask of the rows holding at least one missing value."""
     return (np.asarray(X, dtype=str) == missing_value).any(axis=1)
 
 
-@dataclass(eq=False)
-class Node:
-    """One node: the training rows that reached it and, unless a leaf, its test.
-
-    ``counts`` maps every class to its training rows here; ``label`` is the majority (a node
-    no row reached takes its parent's); ``feature`` is the feature tested (None at a leaf) and
-    ``threshold`` its τ for a numeric test (None for a categorical one); ``children`` maps each
-    branch (a value, or ``"<= τ"`` / ``"> τ"``) to a child; ``shares`` is the fraction of the
-    known-value training rows that went each way; ``step`` indexes the tree's ``steps_``.
-    """
-
-    id: int
-    depth: int
-    counts: dict[str, int]
-    label: str
-    source: Node | None = field(default=None, repr=False)  # whose counts answer here (a parent's if empty)
-    feature: str | None = None
-    feature_index: int | None = None
-    threshold: float | None = None
-    children: dict[str, Node] = field(default_factory=dict)
-    shares: dict[str, float] = field(default_factory=dict)
-    step: int | None = None
-    pruned: bool = False
-
-    @property
-    def n_samples(self) -> int:
-        return sum(self.counts.values())
-
-    @property
-    def votes(self) -> np.ndarray:
-        """The class counts a record reaching this node gets (the parent's if no row came here)."""
-        return np.array(list((self.source or self).counts.values()), dtype=np.float64)
-
-    @property
-    def proba(self) -> np.ndarray:
-        """The class frequencies a record reaching this node gets (the parent's if no row came here)."""
-        return self.votes / self.votes.sum()
-
-    @property
-    def entropy(self) -> float:
-        """Entropy of the training labels here, in bits."""
-        return float(impurity(list(self.counts.values())))
-
-    @property
-    def gini(self) -> float:
-        """Gini impurity of the training labels here."""
-        return float(impurity(list(self.counts.values()), "gini"))
-
-    @property
-    def is_leaf(self) -> bool:
-        return self.feature is None
-
-    def condition(self, branch: str) -> str:
-        """The test leading to the child ``branch``: "Outlook = Sunny" or "x1 <= 0.5"."""
-        return f"{self.feature} {branch}" if self.threshold is not None else f"{self.feature} = {branch}"
-
-    def __repr__(self) -> str:
-        test = f"feature={self.feature!r}, children={list(self.children)}" if self.feature else ""
-        return f"Node(id={self.id}, {test or f'label={self.label!r}'}, counts={self.counts})"
-
-
-@dataclass(eq=False)
-class SplitStep:
-    """One split made while growing: the node, its rows and every candidate's count table."""
-
-    node: Node
-    rows: np.ndarray
-    columns: list[int]
-    chosen: str
-    table: Any = field(repr=False)  # table(j) → (branches, counts, missing rows, τ) of feature j
-    tree: ID3 = field(repr=False)
-
-    @property
-    def features(self) -> list[str]:
-        return [self.tree.feature_names_[j] for j in self.columns]
-
-    def candidates(self) -> list[SplitScore]:
-        """The split table: one :class:`SplitScore` per candidate feature, in column order."""
-        classes, criterion = [str(c) for c in self.tree.classes_], self.tree.criterion
-        return [
-            SplitScore(name, branches, classes, counts, missing, criterion, 2.0, t, name == self.chosen)
-            for name, (branches, counts, missing, t) in zip(
-                self.features, map(self.table, self.columns), strict=True
-            )
-        ]
-
-
 @dataclass
 class _Pending:
-    """A node waiting to be split: its training rows and the features left to test."""
+    """A node waiting to be split and the features left to test (what ``_may_split`` is given)."""
 
     node: Node
-    rows: np.ndarray
     available: list[int]
 
 
@@ -226,7 +160,7 @@ class ID3(Estimator):
 
     def _fit(self, X: Any, y: Any, feature_names: Sequence[str] | None) -> ID3:
         self._check_params()
-        X = engine.as_table(X)
+        X = as_table(X)
         y = np.asarray(y).astype(str)
         if y.ndim != 1 or len(y) != len(X):
             raise ValueError(f"y must be 1-D with one label per row of X ({len(X)}), got shape {y.shape}")
@@ -239,108 +173,145 @@ class ID3(Estimator):
             raise ValueError(f"feature_names must be {X.shape[1]} distinct names, got {names!r}")
         self.feature_names_, self.n_features_in_ = names, X.shape[1]
         self.classes_, y_codes = np.unique(y, return_inverse=True)
-        self.numeric_, self.categories_ = engine.read_table(X, self.missing_value)
+        self.numeric_, self.categories_, points = read_table(X, self.missing_value)
         # A categorical feature's branches: its values, the missing marker left out unless "value".
         branches = [
             v[v != self.missing_value] if not numeric and self.missing != "value" else v
             for v, numeric in zip(self.categories_, self.numeric_, strict=True)
         ]
-        self._encoding = engine.Encoding(self.numeric_, branches, names, self.missing_value)
-        self._grow(*self._encoding(X, self.missing == "value"), y_codes.astype(np.int64))
+        self._encoding = Encoding(self.numeric_, branches, names, self.missing_value)
+        self._grow(*self._encoding(X, self.missing == "value", points), y_codes.astype(np.int64))
         return self
 
     # -- growing -------------------------------------------------------------------------------
 
-    def _make_node(self, counts: list[int], depth: int, parent: Node | None) -> Node:
-        size = sum(counts)
-        node = Node(
-            id=len(self._nodes),
-            depth=depth,
-            counts=dict(zip(self._class_names, counts, strict=True)),
-            label=self._class_names[counts.index(max(counts))] if size else parent.label,  # ties: first class
-            source=None if size else parent.source or parent,
-        )
-        self._nodes.append(node)
-        return node
-
-    def _may_split(self, item: _Pending) -> bool:
-        node = item.node
-        return (
-            bool(item.available)
-            and sum(1 for n in node.counts.values() if n) > 1
-            and (self.max_depth is None or node.depth < self.max_depth)
-        )
+    # A subclass may decide node by node (DrawnTree does): _may_split(_Pending) -> bool and
+    # _choose(node, available features, scores of all features) -> feature or None.
+    _may_split: Any = None
+    _choose: Any = None
 
     def _grow(self, codes: np.ndarray, values: np.ndarray, y: np.ndarray) -> None:
-        """Breadth first, one level at a time: score all its nodes' candidates together, then split."""
-        n_classes = len(self.classes_)
+        """Breadth first, one level at a time: score all its nodes' candidates together, then split.
+
+        A level is its nodes' ids, the features each may still test, and the rows with each
+        row's node; all splitting nodes' rows go down their tests at once.
+        """
+        k = len(self.classes_)
         self._class_names = [str(c) for c in self.classes_]
-        data = engine.Training(codes, values, y, self.numeric_, self._encoding.branches, n_classes)
-        self._nodes: list[Node] = []
-        self.steps_: list[SplitStep] = []
-        self.root_ = self._make_node(np.bincount(y, minlength=n_classes).tolist(), 0, None)
-        level = [_Pending(self.root_, np.arange(len(y)), list(range(codes.shape[1])))]
-        while level := [item for item in level if self._may_split(item)]:
-            # A feature with one value at a node is no candidate (so min_gain < 0 never picks it).
-            scores, tables = data.score_level(
-                [item.rows for item in level], lambda c, m: split_scores(c, m, self.criterion)[4], TOLERANCE
+        data = engine.Training(codes, values, y, self.numeric_, self._encoding.branches, k)
+        self._tree = tree = FlatTree(k, max(data.width - 1, 2))
+        self._levels: list[tuple] = []  # what each level's splits recorded, for steps_
+        ids = tree.add(np.array([-1]), np.array([0]), np.bincount(y, minlength=k)[None], 0)
+        rows, node = np.arange(len(y)), np.zeros(len(y), np.int64)
+        available, steps, width = np.ones((1, codes.shape[1]), bool), 0, tree.width
+        score = partial(_score, criterion=self.criterion)
+        for depth in itertools.count(1):
+            may = self._splittable(ids, available)
+            if not may.any():
+                break
+            # Every node of the level is scored (a pure node has no candidate: it costs nothing).
+            scores, tables = data.score_level(rows, node, len(ids), score, TOLERANCE)
+            chosen = self._chosen(ids, available, scores, may)
+            split = np.flatnonzero(chosen >= 0)
+            if not len(split):
+                break
+            feature = chosen[split]
+            tests = tables.thresholds(split, feature)  # τ, and the values it lies between
+            self._levels.append((tables, rows, node, split, ids[split], feature, available[split]))
+            rows, node, ids, available = _keep(split, rows, node, ids, available)
+            tree.feature[ids], tree.step[ids] = feature, np.arange(steps, steps + len(ids))
+            tree.threshold[ids], tree.low[ids], tree.high[ids] = tests.T
+            steps += len(ids)
+            cell = node * width + data.descend(rows, node, feature, tests[:, 0])
+            if data.lost is not None:  # rows missing the value go the way most known rows went
+                lost = data.lost[rows, feature[node]]
+                known = np.bincount(cell[~lost], minlength=len(ids) * width).reshape(-1, width)
+                cell = np.where(lost, node * width + np.argmax(known, axis=1)[node], cell)
+            counts = np.bincount(cell * k + y[rows], minlength=len(ids) * width * k).reshape(
+                len(ids), width, k
             )
-            split = []
-            for i, (item, score) in enumerate(zip(level, scores.tolist(), strict=True)):
-                if test := self._test(item, score, partial(tables, i)):
-                    split.append((item, test))
-            # All splitting nodes' rows go down their tests at once: the rows of each branch.
-            parts = data.partition([(item.rows, *test[:3]) for item, test in split])
-            level = [c for (i, t), r in zip(split, parts, strict=True) for c in self._split(i, t, r, data)]
+            if data.lost is None:
+                known = counts.sum(axis=2)
+            tree.share[ids] = known / np.maximum(known.sum(axis=1), 1)[:, None]
+            made = counts.any(axis=2)  # a value no row here has: the node itself answers for it
+            if self._empty_children:
+                made = np.arange(width) < data.n_branches[feature][:, None]
+            parent, slot = np.nonzero(made)
+            tree.child[ids[parent], slot] = children = tree.add(
+                ids[parent], slot, counts[parent, slot], depth
+            )
+            node, ids, available = (np.cumsum(made) - 1)[cell], children, available[parent]
+            if len(data.categorical):  # a categorical feature is used up on its paths
+                categorical = np.flatnonzero(np.isnan(tests[parent, 0]))
+                available[categorical, feature[parent[categorical]]] = False
         self._compile()
 
-    def _choose(self, node: Node, available: list[int], score: list[float]) -> int | None:
-        """The feature to test at ``node``: the best score above ``min_gain`` (ties: the first column)."""
-        best = max(score[j] for j in available)
-        if not best > self.min_gain + TOLERANCE:
-            return None
-        return next(j for j in available if score[j] >= best - TOLERANCE)
+    def _splittable(self, ids: np.ndarray, available: np.ndarray) -> np.ndarray:
+        """Which nodes may split: impure, a feature left to test, above the depth limit."""
+        if self._may_split is not None:
+            nodes = self._view()
+            items = [
+                _Pending(nodes[i], np.flatnonzero(a).tolist())
+                for i, a in zip(ids.tolist(), available, strict=True)
+            ]
+            return np.array([self._may_split(item) for item in items], dtype=bool)
+        tree = self._tree
+        ok = available.any(axis=1) & (np.count_nonzero(tree.counts[ids], axis=1) > 1)
+        return ok if self.max_depth is None else ok & (tree.depth[ids] < self.max_depth)
 
-    def _test(self, item: _Pending, score: list[float], table: Any) -> tuple | None:
-        """The test ``_choose`` picks, made the node's: ``(feature, τ, majority branch, branches, counts)``."""
-        node = item.node
-        j = self._choose(node, item.available, score)
-        if j is None:
-            return None
-        branches, counts, _, threshold = table(j)
-        node.feature, node.feature_index, node.threshold = self.feature_names_[j], j, threshold
-        node.step = len(self.steps_)
-        self.steps_.append(SplitStep(node, item.rows, list(item.available), node.feature, table, self))
-        counts = counts.tolist()
-        sizes = [sum(c) for c in counts]
-        return j, threshold, sizes.index(max(sizes)), branches, counts
+    def _chosen(
+        self, ids: np.ndarray, available: np.ndarray, scores: np.ndarray, may: np.ndarray
+    ) -> np.ndarray:
+        """The feature each node that ``may`` split tests (−1: none): the best score above
+        ``min_gain`` among the features left (ties: the first column)."""
+        if self._choose is not None:
+            nodes, at = self._view(), np.flatnonzero(may)
+            here = zip(ids[at].tolist(), available[at], scores[at].tolist(), strict=True)
+            picks = [self._choose(nodes[i], np.flatnonzero(a).tolist(), s) for i, a, s in here]
+            chosen = np.full(len(ids), -1)
+            chosen[at] = [-1 if j is None else j for j in picks]
+            return chosen
+        scores = np.where(available, scores, -np.inf)
+        best = scores.max(axis=1)
+        first = np.argmax(scores >= (best - TOLERANCE)[:, None], axis=1)
+        return np.where(may & (best > self.min_gain + TOLERANCE), first, -1)
 
-    def _split(self, item: _Pending, test: tuple, parts: list[np.ndarray], data) -> list[_Pending]:
-        """The children of a node split on ``test``, waiting their turn; ``parts``: each branch's rows."""
-        node, rows, (j, threshold, majority, branches, counts) = item.node, item.rows, test
-        sizes = [sum(c) for c in counts]
-        if sum(sizes) < len(rows):  # the rows missing the value went the way most rows went
-            lost = data.codes[rows, j] < 0 if threshold is None else np.isnan(data.values[rows, j])
-            extra = np.bincount(data.y[rows[lost]], minlength=len(self.classes_)).tolist()
-            counts[majority] = [a + b for a, b in zip(counts[majority], extra, strict=True)]
-        rest = item.available if threshold is not None else [a for a in item.available if a != j]
-        children, known = [], max(sum(sizes), 1)
-        for b, key in enumerate(branches):
-            if not (size := sum(counts[b])) and not self._empty_children:
-                continue  # a value no row here has: the node itself answers for it
-            child = self._make_node(counts[b], node.depth + 1, node)
-            node.children[key], node.shares[key] = child, sizes[b] / known
-            children.append(_Pending(child, parts[b][:size], rest))  # size < len: a test with no table
-        return children
+    # -- the tree as nodes -----------------------------------------------------------------------
+
+    @property
+    def root_(self) -> Node:
+        """The root :class:`Node` (the nodes are built from the grown arrays when first asked for)."""
+        return self._view()[0]
+
+    @property
+    def steps_(self) -> list[SplitStep]:
+        """The splits in the order they were made (breadth first), with every candidate's table."""
+        nodes = self._view()
+        if getattr(self, "_steps", (None,))[0] is not self._tree:
+            self._steps = (self._tree, split_steps(self, self._levels, nodes))
+        return self._steps[1]
+
+    def _view(self) -> list[Node]:
+        """The nodes as :class:`Node` objects, by id (rebuilt when the tree has grown since)."""
+        tree = self._tree
+        version = (tree.size, len(self._levels))
+        if getattr(self, "_nodes", (None,))[0] is not tree or self._nodes[1] != version:
+            keys = [
+                None if num else [str(v) for v in b]
+                for b, num in zip(self._encoding.branches, self.numeric_, strict=True)
+            ]
+            self._nodes = (tree, version, tree.nodes(self._class_names, self.feature_names_, keys))
+        return self._nodes[2]
 
     # -- prediction ----------------------------------------------------------------------------
 
     def _compile(self) -> None:
-        nodes = list(self._iter_nodes())
-        self._router = engine.Router(nodes, self.numeric_, len(self.classes_), self._encoding.branches)
-        self.n_nodes_ = len(nodes)
-        self.n_leaves_ = sum(node.is_leaf for node in nodes)
-        self.depth_ = max(node.depth for node in nodes)
+        tree = self._tree.trim() if self._tree.capacity > self._tree.size else self._tree
+        self._router = Router(tree, self.numeric_)
+        reach = tree.reachable()
+        self.n_nodes_ = int(reach.sum())
+        self.n_leaves_ = int((reach & (tree.feature < 0)).sum())
+        self.depth_ = int(tree.depth[reach].max())
 
     def _iter_nodes(self, start: Node | None = None) -> Iterator[Node]:
         """Every node of the (sub)tree, parents before children (depth first)."""
@@ -351,8 +322,8 @@ class ID3(Estimator):
             stack.extend(reversed(list(node.children.values())))
 
     def _input(self, X: Any) -> tuple[np.ndarray, np.ndarray]:
-        check_is_fitted(self, "root_")
-        X = engine.as_table(X)
+        check_is_fitted(self, "_router")
+        X = as_table(X)
         if X.shape[1] != self.n_features_in_:
             raise ValueError(
                 f"X has {X.shape[1]} features, but the tree was fitted with {self.n_features_in_}"
@@ -427,6 +398,7 @@ class ID3(Estimator):
             node = best[2]
             node.feature = node.feature_index = node.threshold = None
             node.children, node.shares, node.pruned = {}, {}, True
+            self._tree.make_leaf(node.id)
             self._compile()
 
     # -- reading the tree ----------------------------------------------------------------------
@@ -476,7 +448,7 @@ class PrunedID3(ID3):
         """Grow on ``1 − validation_fraction`` of the rows, prune on the rest; returns self."""
         if not 0 < self.validation_fraction < 1:
             raise ValueError(f"validation_fraction must be in (0, 1), got {self.validation_fraction!r}")
-        X, y = engine.as_table(X), np.asarray(y).astype(str)
+        X, y = as_table(X), np.asarray(y).astype(str)
         if len(y) < 2:
             raise ValueError(f"pruning needs at least 2 rows (one to grow, one to validate), got {len(y)}")
         X_grow, X_val, y_grow, y_val = train_test_split(

@@ -1,0 +1,222 @@
+"""The grown ID3 tree: as flat arrays, and as the :class:`Node` objects a reader walks.
+
+:class:`classic.id3.ID3` grows its tree one level at a time straight into a :class:`FlatTree`
+(one entry per node, ids in the order the nodes are made: breadth first, children in branch
+order), as scikit-learn keeps ``tree_``; the nodes (``root_``) and the splits (``steps_``) are
+built from these arrays when first asked for. ``classic.id3`` re-exports ``Node`` and ``SplitStep``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from classic._id3_engine import threshold_branches
+from classic.criteria import SplitScore, impurity
+
+
+class FlatTree:
+    """Nodes as arrays: ``parent``, ``slot`` (its branch at the parent), ``depth``, ``counts[node,
+    class]``, and the test: ``feature`` (−1: a leaf), ``threshold`` (NaN: categorical), the values τ
+    lies between (``low``, ``high``), ``step``; per branch slot ``child`` (−1: none) and ``share``
+    (its part of the known-value rows). ``labels()`` and ``sources()`` follow from them.
+    """
+
+    INT = ("parent", "slot", "depth", "feature", "step")
+    FLOAT = ("threshold", "low", "high")
+
+    def __init__(self, n_classes: int, width: int) -> None:
+        self.size, self.capacity, self.width = 0, 0, width
+        for name in self.INT:
+            setattr(self, name, np.zeros(0, np.int64))
+        for name in self.FLOAT:
+            setattr(self, name, np.zeros(0))
+        self.counts = np.zeros((0, n_classes), np.int64)
+        self.child = np.zeros((0, width), np.int64)
+        self.share = np.zeros((0, width))
+        self.pruned = np.zeros(0, bool)
+
+    def _reserve(self, size: int) -> None:
+        if size <= self.capacity:
+            return
+        capacity = max(2 * self.capacity, size, 64)
+        fill = {"feature": -1, "step": -1, "threshold": np.nan, "low": np.nan, "high": np.nan, "child": -1}
+        for name in (*self.INT, *self.FLOAT, "counts", "child", "share", "pruned"):
+            old = getattr(self, name)
+            new = np.full((capacity, *old.shape[1:]), fill.get(name, 0), dtype=old.dtype)
+            new[: self.size] = old[: self.size]
+            setattr(self, name, new)
+        self.capacity = capacity
+
+    def add(self, parent: np.ndarray, slot: np.ndarray, counts: np.ndarray, depth: int) -> np.ndarray:
+        """New nodes at ``depth`` (children of ``parent``, or the root when −1); returns their ids."""
+        start, n = self.size, len(parent)
+        self._reserve(start + n)
+        self.size = new = start + n
+        self.parent[start:new], self.slot[start:new], self.counts[start:new] = parent, slot, counts
+        self.depth[start:new] = depth
+        return np.arange(start, new)
+
+    def sources(self) -> np.ndarray:
+        """Whose counts answer at each node: its own, or its parent's where no training row came."""
+        ids = np.arange(self.size)
+        return np.where(self.counts[: self.size].any(axis=1), ids, self.parent[: self.size])
+
+    def labels(self) -> np.ndarray:
+        """Each node's majority class (ties: the first), its parent's where no training row came."""
+        return np.argmax(self.counts[self.sources()], axis=1)
+
+    def trim(self) -> FlatTree:
+        """The arrays cut to the nodes made (after growth)."""
+        for name in (*self.INT, *self.FLOAT, "counts", "child", "share", "pruned"):
+            setattr(self, name, getattr(self, name)[: self.size])
+        self.capacity = self.size
+        return self
+
+    def reachable(self) -> np.ndarray:
+        """Which nodes hang from the root (pruning cuts subtrees off; ids do not change)."""
+        reach = np.zeros(self.size, bool)
+        reach[0] = True
+        for depth in range(1, int(self.depth[: self.size].max(initial=0)) + 1):
+            at = np.flatnonzero(self.depth[: self.size] == depth)
+            up = self.parent[at]
+            reach[at] = reach[up] & (self.child[up, self.slot[at]] == at)
+        return reach
+
+    def nodes(self, classes: list[str], features: list[str], branches: list[list[str] | None]) -> list[Node]:
+        """The tree as :class:`Node` objects, by id; ``branches``: a categorical feature's values
+        (None: numeric, whose branches are ``"<= τ"`` and ``"> τ"``)."""
+        n = self.size
+        counts, depth, feature, parent, slot, step, threshold, low, high, share, pruned = (
+            getattr(self, a)[:n].tolist()
+            for a in "counts depth feature parent slot step threshold low high share pruned".split()
+        )
+        label, source = self.labels().tolist(), self.sources().tolist()
+        nodes: list[Node] = []
+        keys: dict[int, list[str]] = {}
+        for i in range(n):
+            src, f, p = source[i], feature[i], parent[i]
+            node = Node(i, depth[i], dict(zip(classes, counts[i], strict=True)), classes[label[i]])
+            node.source, node.pruned = None if src == i else nodes[src], pruned[i]
+            node.step = None if step[i] < 0 else step[i]
+            if f >= 0:
+                node.feature, node.feature_index = features[f], f
+                node.threshold = None if threshold[i] != threshold[i] else threshold[i]
+            nodes.append(node)
+            if p >= 0 and feature[p] >= 0:
+                if p not in keys:
+                    tau, names = nodes[p].threshold, branches[feature[p]]
+                    if names is None:  # a numeric test (one with no threshold is a drawn tree's)
+                        names = ["", ""] if tau is None else threshold_branches(tau, low[p], high[p])
+                    keys[p] = names
+                key = keys[p][slot[i]]
+                nodes[p].children[key], nodes[p].shares[key] = node, share[p][slot[i]]
+        return nodes
+
+    def make_leaf(self, node: int) -> None:
+        """Prune: the node answers with its own counts; its subtree is no longer reachable."""
+        self.feature[node], self.threshold[node] = -1, np.nan
+        self.child[node], self.share[node], self.pruned[node] = -1, 0.0, True
+
+
+@dataclass(eq=False)
+class Node:
+    """One node: the training rows that reached it and, unless a leaf, its test.
+
+    ``counts`` maps every class to its training rows here; ``label`` is the majority (a node
+    no row reached takes its parent's); ``feature`` is the feature tested (None at a leaf) and
+    ``threshold`` its τ for a numeric test (None for a categorical one); ``children`` maps each
+    branch (a value, or ``"<= τ"`` / ``"> τ"``) to a child; ``shares`` is the fraction of the
+    known-value training rows that went each way; ``step`` indexes the tree's ``steps_``.
+    """
+
+    id: int
+    depth: int
+    counts: dict[str, int]
+    label: str
+    source: Node | None = field(default=None, repr=False)  # whose counts answer here (a parent's if empty)
+    feature: str | None = None
+    feature_index: int | None = None
+    threshold: float | None = None
+    children: dict[str, Node] = field(default_factory=dict)
+    shares: dict[str, float] = field(default_factory=dict)
+    step: int | None = None
+    pruned: bool = False
+
+    @property
+    def n_samples(self) -> int:
+        return sum(self.counts.values())
+
+    @property
+    def votes(self) -> np.ndarray:
+        """The class counts a record reaching this node gets (the parent's if no row came here)."""
+        return np.array(list((self.source or self).counts.values()), dtype=np.float64)
+
+    @property
+    def proba(self) -> np.ndarray:
+        """The class frequencies a record reaching this node gets (the parent's if no row came here)."""
+        return self.votes / self.votes.sum()
+
+    @property
+    def entropy(self) -> float:
+        """Entropy of the training labels here, in bits."""
+        return float(impurity(list(self.counts.values())))
+
+    @property
+    def gini(self) -> float:
+        """Gini impurity of the training labels here."""
+        return float(impurity(list(self.counts.values()), "gini"))
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.feature is None
+
+    def condition(self, branch: str) -> str:
+        """The test leading to the child ``branch``: "Outlook = Sunny" or "x1 <= 0.5"."""
+        return f"{self.feature} {branch}" if self.threshold is not None else f"{self.feature} = {branch}"
+
+    def __repr__(self) -> str:
+        test = f"feature={self.feature!r}, children={list(self.children)}" if self.feature else ""
+        return f"Node(id={self.id}, {test or f'label={self.label!r}'}, counts={self.counts})"
+
+
+@dataclass(eq=False)
+class SplitStep:
+    """One split made while growing: the node, its rows and every candidate's count table."""
+
+    node: Node
+    rows: np.ndarray
+    columns: list[int]
+    chosen: str
+    table: Any = field(repr=False)  # table(j) → (branches, counts, missing rows, τ) of feature j
+    tree: Any = field(repr=False)  # the ID3 grown
+
+    @property
+    def features(self) -> list[str]:
+        return [self.tree.feature_names_[j] for j in self.columns]
+
+    def candidates(self) -> list[SplitScore]:
+        """The split table: one :class:`SplitScore` per candidate feature, in column order."""
+        classes, criterion = [str(c) for c in self.tree.classes_], self.tree.criterion
+        return [
+            SplitScore(name, branches, classes, counts, missing, criterion, 2.0, t, name == self.chosen)
+            for name, (branches, counts, missing, t) in zip(
+                self.features, map(self.table, self.columns), strict=True
+            )
+        ]
+
+
+def split_steps(model: Any, levels: list[tuple], nodes: list[Node]) -> list[SplitStep]:
+    """The ``SplitStep`` of each split, from what each level recorded while growing."""
+    steps = []
+    for tables, rows, node, index, ids, feature, available in levels:
+        ordered = rows[np.argsort(node, kind="stable")]  # each node's rows, in row order
+        ends = np.cumsum(np.bincount(node, minlength=int(index.max()) + 1)).tolist()
+        for i, n, j, a in zip(index.tolist(), ids.tolist(), feature.tolist(), available, strict=True):
+            here, columns = ordered[ends[i - 1] if i else 0 : ends[i]], np.flatnonzero(a).tolist()
+            chosen = model.feature_names_[j]  # (pruning may have made the node a leaf since)
+            steps.append(SplitStep(nodes[n], here, columns, chosen, partial(tables, i), model))
+    return steps
