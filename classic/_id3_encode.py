@@ -46,9 +46,11 @@ def char_codes(text: np.ndarray) -> np.ndarray | None:
     if text.dtype.kind != "U" or text.size == 0:
         return None
     chars = text.dtype.itemsize // 4
-    if chars > 1 and np.strings.str_len(text).max() > 1:
+    flat = np.ascontiguousarray(text).view(np.uint32)  # (rows, columns · chars) code points
+    first = flat[:, ::chars]
+    if chars > 1 and np.count_nonzero(flat) != np.count_nonzero(first):  # a second character somewhere
         return None
-    return np.ascontiguousarray(text).view(np.uint32)[:, ::chars].astype(np.intp)
+    return first.astype(np.intp)
 
 
 def _parses(text: str) -> bool:
@@ -120,10 +122,11 @@ class Encoding:
                 table[f, where] = [self._code(j, v, missing) for v in chars]
             self._tables[missing_is_value] = table
         table = self._tables[missing_is_value]
-        size = table.shape[1]
-        found = np.take(table, np.minimum(points, size - 1) + np.arange(len(table)) * size)
-        found[points >= size] = -2  # a character no training value has
-        return found
+        if table.shape[1] <= points.max(initial=0):  # characters no training value has: unseen
+            wider = np.full((len(table), int(points.max()) + 1), -2, dtype=np.int64)
+            wider[:, : table.shape[1]] = table
+            self._tables[missing_is_value] = table = wider
+        return np.take(table, points + np.arange(0, table.size, table.shape[1]))
 
     def __call__(
         self, X: np.ndarray, missing_is_value: bool, points: np.ndarray | None = None

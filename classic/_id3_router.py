@@ -1,4 +1,10 @@
-"""Prediction for :mod:`classic.id3`: every row sent down the grown tree's arrays at once."""
+"""Prediction for :mod:`classic.id3`: every row sent down the grown tree's arrays at once.
+
+Rows go down one level per step. A leaf sends a row to itself, so no row leaves the arrays
+before the last step; a value the node has no child for (or never seen) sends it to the
+node's *stop copy*, a leaf with the node's distribution. A missing value follows every branch
+training rows took (weighted by their share, or not) or only the majority branch.
+"""
 
 from __future__ import annotations
 
@@ -6,69 +12,94 @@ import numpy as np
 
 from classic._id3_tree import FlatTree
 
+SPREAD = ("fractional", "branch")  # the rules under which a missing value follows every branch
+
 
 class Router:
-    """The tree as flat arrays (feature, threshold, child per branch, shares, distributions).
-
-    ``route`` sends every row down one level at a time and adds, per row, the distribution
-    of each leaf reached; a missing value follows every branch training rows took (weighted
-    by their share, or not), or only the majority branch.
-    """
+    """The tree as flat arrays: per node its feature (−1: a leaf), τ, child per branch slot,
+    shares and class distributions (``votes`` counts, ``proba`` frequencies)."""
 
     def __init__(self, tree: FlatTree, numeric: np.ndarray) -> None:
         self.numeric = numeric
         self.feature = tree.feature[: tree.size].copy()
         self.threshold = tree.threshold[: tree.size]
         self.child, self.share = tree.child[: tree.size], tree.share[: tree.size]
+        self.depth = tree.depth[: tree.size]
+        inner = tree.reachable() & (self.feature >= 0)
+        self.levels = int(self.depth[inner].max(initial=-1)) + 1  # steps down to a leaf
         self.votes = tree.counts[tree.sources()].astype(np.float64)
         self.proba = self.votes / np.maximum(self.votes.sum(axis=1, keepdims=True), 1)
         self.majority = np.argmax(self.share, axis=1)
+        self._steps: dict[bool, tuple] = {}
+
+    def _step_tables(self, spread: bool) -> tuple:
+        """``(feature, τ, next)`` over the nodes and their stop copies (ids + n): ``next[node, slot]``
+        for the branch slots, then for an unseen value (slot −2) and a missing one (slot −1: −1 is
+        "follow every branch")."""
+        if spread not in self._steps:
+            n, width = self.child.shape
+            ids, inner = np.arange(n), self.feature >= 0
+            step = np.empty((2 * n, width + 2), np.int64)
+            step[:n, :width] = np.where(self.child >= 0, self.child, (ids + n)[:, None])
+            step[:n, -2] = ids + n
+            step[:n, -1] = -1 if spread else step[ids, self.majority]
+            step[:n][~inner] = ids[~inner, None]  # a leaf keeps its rows
+            step[n:] = (ids + n)[:, None]
+            feature = np.concatenate([np.where(inner, self.feature, 0), np.zeros(n, np.int64)])
+            numeric = inner & self.numeric[np.maximum(self.feature, 0)]
+            threshold = np.concatenate([np.where(numeric, self.threshold, np.nan), np.full(n, np.nan)])
+            self._steps[spread] = (feature, threshold, step, self.share > 0)
+        return self._steps[spread]
 
     def route(
         self, codes: np.ndarray, values: np.ndarray, rule: str, visits: list | None = None
     ) -> np.ndarray:
-        """Each row's summed class distribution (``rule``: fractional, branch, majority or value)."""
-        table = self.votes if rule == "branch" else self.proba
-        out = np.zeros((len(codes), table.shape[1]))
-        rows, nodes = np.arange(len(codes)), np.zeros(len(codes), dtype=np.int64)
-        weights, expanded, numeric = np.ones(len(codes)), False, self.numeric.any()
-        while len(rows):
-            if visits is not None:
-                visits.append((rows, nodes))
-            feature = self.feature[nodes]
-            inner = feature >= 0
-            f, r = feature[inner], rows[inner]
-            slot = np.full(len(rows), -3, dtype=np.int64)  # −3: a leaf
-            if numeric:
-                x = values[r, f]
-                test = np.where(np.isnan(x), -1, x > self.threshold[nodes[inner]])
-                slot[inner] = np.where(self.numeric[f], test, codes[r, f])
+        """Each row's summed class distribution (``rule``: fractional, branch, majority or value).
+
+        ``visits`` gets, level by level, the ``(rows, nodes)`` reached (stop copies left out).
+        A node at depth d is reached at step d: a row's distributions are added by that order.
+        """
+        n = len(self.feature)
+        feature, threshold, step, taken = self._step_tables(rule in SPREAD)
+        depth = np.concatenate([self.depth, self.depth])  # a stop copy's level is its node's
+        has_numeric, has_categorical = self.numeric.any(), not self.numeric.all()
+        rows, nodes, weights = np.arange(len(codes)), np.zeros(len(codes), dtype=np.int64), None
+        for level in range(self.levels + 1):
+            if visits is not None:  # the rows that reached a node at this level
+                here = (nodes < n) & (depth[nodes] == level)
+                if here.any():
+                    visits.append((rows[here], nodes[here]))
+            if level == self.levels:
+                break
+            f = feature[nodes]
+            if has_numeric:  # a number: x > τ, or −1 (missing)
+                x = values[rows, f]
+                slot = np.where(np.isnan(x), -1, x > threshold[nodes])
+                if has_categorical:
+                    slot = np.where(self.numeric[f], slot, codes[rows, f])
             else:
-                slot[inner] = codes[r, f]
-            if rule in ("majority", "value"):  # a missing value follows the majority branch
-                lost = slot == -1
-                slot[lost] = self.majority[nodes[lost]]
-            target = self.child[nodes, np.maximum(slot, 0)]
-            # A leaf, or a value this node has no child for: its own distribution answers.
-            stop = (slot <= -2) | ((slot >= 0) & (target < 0))
-            if expanded:  # a row may reach several leaves at once
-                np.add.at(out, rows[stop], weights[stop, None] * table[nodes[stop]])
-            else:
-                out[rows[stop]] = table[nodes[stop]]
-            lost = slot == -1
-            if not lost.any():
-                go = ~stop
-                rows, nodes, weights = rows[go], target[go], weights[go]
+                slot = codes[rows, f]  # a branch, −1 (missing) or −2 (unseen)
+            target = step[nodes, slot]
+            lost = np.flatnonzero(target < 0) if rule in SPREAD else ()
+            if not len(lost):
+                nodes = target
                 continue
-            expanded = True
-            go = np.flatnonzero(~stop & ~lost)
-            entry, branch = np.nonzero(self.share[nodes[lost]] > 0)  # every way training rows went
-            entry = np.flatnonzero(lost)[entry]
-            spread = weights[entry] * (self.share[nodes[entry], branch] if rule == "fractional" else 1.0)
+            entry, branch = np.nonzero(taken[nodes[lost]])  # every way training rows went
+            at, entry = nodes[lost][entry], lost[entry]
+            weights = np.ones(len(rows)) if weights is None else weights
+            spread = weights[entry] * (self.share[at, branch] if rule == "fractional" else 1.0)
+            go = target >= 0
             rows = np.concatenate([rows[go], rows[entry]])
-            nodes = np.concatenate([target[go], self.child[nodes[entry], branch]])
+            nodes = np.concatenate([target[go], self.child[at, branch]])
             weights = np.concatenate([weights[go], spread])
-        return out
+        table = self.votes if rule == "branch" else self.proba
+        stopped = nodes % n  # a stop copy answers with its node's distribution
+        if weights is None:  # one leaf a row, rows in order
+            return table[stopped]
+        # Each row's distributions added in the order they were reached: level, then position.
+        order = np.argsort(depth[nodes], kind="stable")
+        rows, parts = rows[order], weights[order, None] * table[stopped[order]]
+        return np.stack([np.bincount(rows, parts[:, c], len(codes)) for c in range(parts.shape[1])], axis=1)
 
     def changes_as_leaf(self, codes: np.ndarray, values: np.ndarray, truth: np.ndarray, rule: str) -> dict:
         """For each internal node some rows reach: how many more rows are right if it becomes a leaf."""
@@ -94,7 +125,9 @@ class Router:
         for node in np.flatnonzero((self.feature >= 0) & reach.any(axis=1)).tolist():
             rows = np.flatnonzero(reach[node])
             feature, self.feature[node] = self.feature[node], -1  # as a leaf, for a moment
+            self._steps.clear()
             now = np.argmax(self.route(codes[rows], values[rows], rule), axis=1) == truth[rows]
             self.feature[node] = feature
+            self._steps.clear()
             changes[node] = int(now.sum()) - int(correct[rows].sum())
         return changes
