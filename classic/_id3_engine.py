@@ -26,26 +26,18 @@ MAX_CELLS = 2_000_000  # count-table cells per bincount (nodes are processed in 
 
 
 def categorical_counts(
-    cells: np.ndarray,
-    y: np.ndarray,
-    rows: np.ndarray,
-    node: np.ndarray,
-    n_nodes: int,
-    width: int,
-    n_classes: int,
+    cells: np.ndarray, rows: np.ndarray, node: np.ndarray, n_nodes: int, shape: tuple
 ) -> np.ndarray:
-    """``counts[node, feature, slot, class]`` of the rows at each node, from ``cells = slot · n_classes``."""
-    n_features = cells.shape[1]
-    block = n_features * width * n_classes
-    out = np.zeros((n_nodes, n_features, width, n_classes), dtype=np.int64)
+    """``counts[node, feature, slot, class]`` of the rows at each node: ``cells[row, feature]`` is
+    the row's cell in a node's block of ``shape = (features, slots, classes)``; one bincount."""
+    block = int(np.prod(shape))
+    out = np.empty((n_nodes, *shape), dtype=np.int64)
     step = max(1, MAX_CELLS // max(block, 1))
-    offsets = (np.arange(n_features) * width * n_classes)[None, :]
     for start in range(0, n_nodes, step):
-        here = slice(None) if n_nodes <= step else (node >= start) & (node < start + step)
         part = min(step, n_nodes - start)
-        index = cells[rows[here]] + (y[rows[here]] + (node[here] - start) * block)[:, None] + offsets
-        counts = np.bincount(index.ravel(), minlength=part * block)
-        out[start : start + part] = counts.reshape(part, n_features, width, n_classes)
+        here = slice(None) if part == n_nodes else (node >= start) & (node < start + part)
+        index = cells[rows[here]] + ((node[here] - start) * block)[:, None]
+        out[start : start + part] = np.bincount(index.ravel(), minlength=part * block).reshape(part, *shape)
     return out
 
 
@@ -200,37 +192,45 @@ class Training:
             Presorted(list(self.order.values()), values[:, list(self.order)], y) if self.order else None
         )
         self.categorical = np.flatnonzero(~numeric)
-        # Count-table cells: a known value's branch, or the last slot for a missing one.
+        # Count-table cells: a known value's branch, or the last slot for a missing one; per row
+        # and categorical feature, its cell in a node's table [feature, slot, class].
         self.width = max([len(self.branches[j]) for j in self.categorical] + [0]) + 1
-        self.cells = (np.where(codes < 0, self.width - 1, codes) * n_classes).astype(np.intp)[
-            :, self.categorical
-        ]
+        self.shape = (len(self.categorical), self.width, n_classes)
+        slot = np.where(codes < 0, self.width - 1, codes)[:, self.categorical]
+        offsets = np.arange(len(self.categorical)) * self.width * n_classes
+        self.cells = (slot * n_classes + y[:, None] + offsets).astype(np.intp)
+        # Where LevelTables finds a feature's tables: its position among the categorical or numeric.
+        self.position = {j: f for f, j in enumerate(self.categorical.tolist())}
+        self.numeric_position = np.full(len(numeric), -1)
+        self.numeric_position[list(self.order)] = np.arange(len(self.order))
         lost = np.where(numeric, np.isnan(values), codes < 0)  # which values are missing (None: none)
         self.lost = lost if lost.any() else None
+        self.has_numeric = bool(numeric.any())
         # Each feature's number of branches (a numeric test has 2).
         self.n_branches = np.array(
             [2 if num else len(b) for b, num in zip(self.branches, numeric, strict=True)]
         )
 
     def score_level(
-        self, rows: np.ndarray, node: np.ndarray, n_nodes: int, score: Any, tolerance: float
+        self, rows: np.ndarray, node: np.ndarray, may: np.ndarray, score: Any, tolerance: float
     ) -> tuple[np.ndarray, LevelTables]:
-        """Every candidate test of every node of one level.
+        """Every candidate test of every node of one level (categorical ones where ``may``).
 
         ``score(counts, missing)`` scores count tables. Returns the scores ``[node, feature]``
         (−inf: no candidate, e.g. a feature with one value there) and the level's tables.
         """
-        k, n_features = self.n_classes, len(self.numeric)
+        k, n_features, n_nodes = self.n_classes, len(self.numeric), len(may)
         scores = np.full((n_nodes, n_features), -np.inf)
         tables = LevelTables(self)
-        if len(self.categorical):
-            counts = categorical_counts(self.cells, self.y, rows, node, n_nodes, self.width, k)
+        if len(self.categorical):  # the nodes that may split: their tables scored in one call
+            counts = categorical_counts(self.cells, rows, node, n_nodes, self.shape)
             tables.known, tables.missing = counts[:, :, :-1], np.einsum("tfk->tf", counts[:, :, -1])
-            found = score(tables.known, tables.missing)
-            found[
-                np.einsum("tfv->tf", (np.einsum("tfvk->tfv", tables.known) > 0).astype(np.int64)) < 2
-            ] = -np.inf
-            scores[:, self.categorical] = found
+            known, missing = (
+                (tables.known, tables.missing) if may.all() else (tables.known[may], tables.missing[may])
+            )
+            found = score(known, missing)
+            found[np.count_nonzero(known.any(axis=3), axis=2) < 2] = -np.inf  # one branch: no test
+            scores[may[:, None] & (self.numeric_position < 0)] = found.ravel()
         if self.order:
             node_of_row = np.full(len(self.y), -1, dtype=np.int64)
             node_of_row[rows] = node
@@ -247,27 +247,31 @@ class Training:
 
     def descend(
         self, rows: np.ndarray, node: np.ndarray, feature: np.ndarray, threshold: np.ndarray
-    ) -> np.ndarray:
+    ) -> tuple:
         """Each row's branch at its node's test (``feature[node]``, τ or NaN for a categorical
-        test): ``x > τ`` (1) or not (0), or the value's branch (a missing value's: see ``lost``)."""
-        feature = feature[node]
+        test): ``x > τ`` (1) or not (0), or the value's branch; and which rows miss the value
+        (None when no training value is missing)."""
+        feature, lost = feature[node], None
         if self.order:  # a numeric test sends x > τ right (a categorical test's τ is NaN: never)
-            threshold = threshold[node]
-            branch = self.values[rows, feature] > threshold
-        if len(self.categorical):  # a categorical test: the value's branch
+            x, threshold = self.values[rows, feature], threshold[node]
+            branch = x > threshold
+            lost = np.isnan(x) if self.lost is not None else None
+        if len(self.categorical):  # a categorical test: the value's branch (−1: missing)
             code = self.codes[rows, feature]
-            branch = np.where(np.isnan(threshold), code, branch) if self.order else code
-        return branch
+            if self.order:
+                categorical = np.isnan(threshold)
+                branch = np.where(categorical, code, branch)
+                lost = None if lost is None else np.where(categorical, code < 0, lost)
+            else:
+                branch, lost = code, code < 0 if self.lost is not None else None
+        return branch, lost
 
 
 class LevelTables:
     """The count tables of one level's candidate tests, read one (node, feature) at a time."""
 
     def __init__(self, training: Training):
-        self.training = training
-        self.position = {j: f for f, j in enumerate(training.categorical.tolist())}
-        self.numeric = np.full(len(training.numeric), -1)
-        self.numeric[list(training.order)] = np.arange(len(training.order))
+        self.training, self.position, self.numeric = training, training.position, training.numeric_position
 
     def __call__(self, i: int, j: int) -> tuple[list[str], np.ndarray, int, float | None]:
         """``(branches, counts, missing rows, τ)`` of feature ``j``'s test at node ``i``."""
@@ -281,13 +285,13 @@ class LevelTables:
         tau = float(self.threshold[b])
         return threshold_branches(tau, *self.gap[b].tolist()), self.counts[b], missing, tau
 
-    def thresholds(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
-        """``[τ, low, high]`` of feature ``j[n]``'s test at node ``i[n]`` (NaN: categorical, or none)."""
-        out = np.full((len(i), 3), np.nan)
-        f = self.numeric[j]
+    def thresholds(self, chosen: np.ndarray) -> np.ndarray:
+        """``[τ, low, high]`` of each node's test on feature ``chosen[i]`` (NaN: categorical or none)."""
+        out = np.full((len(chosen), 3), np.nan)
+        f = np.where(chosen >= 0, self.numeric[chosen], -1)
         on = np.flatnonzero(f >= 0)
         if len(on):
-            b = self.best[f[on], i[on]]
+            b = self.best[f[on], on]
             on, b = on[b >= 0], b[b >= 0]
             out[on, 0], out[on, 1:] = self.threshold[b], self.gap[b]
         return out

@@ -212,11 +212,11 @@ class SplitStep:
 def split_steps(model: Any, levels: list[tuple], nodes: list[Node]) -> list[SplitStep]:
     """The ``SplitStep`` of each split, from what each level recorded while growing."""
     steps = []
-    for tables, rows, node, index, ids, feature, available in levels:
+    for tables, rows, node, chosen, ids, available in levels:
         ordered = rows[np.argsort(node, kind="stable")]  # each node's rows, in row order
-        ends = np.cumsum(np.bincount(node, minlength=int(index.max()) + 1)).tolist()
-        for i, n, j, a in zip(index.tolist(), ids.tolist(), feature.tolist(), available, strict=True):
-            here, columns = ordered[ends[i - 1] if i else 0 : ends[i]], np.flatnonzero(a).tolist()
-            chosen = model.feature_names_[j]  # (pruning may have made the node a leaf since)
-            steps.append(SplitStep(nodes[n], here, columns, chosen, partial(tables, i), model))
+        ends = np.cumsum(np.bincount(node, minlength=len(ids))).tolist()
+        for i in np.flatnonzero(chosen >= 0).tolist():
+            here, columns = ordered[ends[i - 1] if i else 0 : ends[i]], np.flatnonzero(available[i]).tolist()
+            name = model.feature_names_[chosen[i]]  # (pruning may have made the node a leaf since)
+            steps.append(SplitStep(nodes[ids[i]], here, columns, name, partial(tables, i), model))
     return steps

@@ -65,8 +65,12 @@ def split_scores(counts: Any, missing: Any = 0, criterion: str = "entropy", base
     kind = "gini" if criterion == "gini" else "entropy"
     sizes = _total(counts)
     known = _total(sizes)
-    before = impurity(np.einsum("...vk->...k", counts), kind, base)
-    spread = np.einsum("...v,...v->...", sizes, impurity(counts, kind, base))  # Σ_v |K_v| · H(K_v)
+    # The impurity of the known rows (the class totals, stacked first) and of each branch, in one call.
+    stacked = np.empty((*counts.shape[:-2], counts.shape[-2] + 1, counts.shape[-1]))
+    stacked[..., 0, :], stacked[..., 1:, :] = np.einsum("...vk->...k", counts), counts
+    both = impurity(stacked, kind, base)
+    before = both[..., 0]
+    spread = np.einsum("...v,...v->...", sizes, both[..., 1:])  # Σ_v |K_v| · H(K_v)
     after = spread / np.where(known > 0, known, 1.0)  # no known row: 0 / 1 = 0
     total = known + missing
     gain = known / np.where(total > 0, total, 1.0) * (before - after)

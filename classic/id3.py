@@ -61,15 +61,6 @@ def _score(counts: np.ndarray, missing: Any, criterion: str) -> np.ndarray:
     return split_scores(counts, missing, criterion)[4]
 
 
-def _keep(index: np.ndarray, rows: np.ndarray, node: np.ndarray, ids: np.ndarray, available: np.ndarray):
-    """A level cut to its nodes ``index`` (renumbered in that order) and their rows."""
-    number = np.full(len(ids), -1)
-    number[index] = np.arange(len(index))
-    at = number[node]
-    here = at >= 0
-    return rows[here], at[here], ids[index], available[index]
-
-
 def rows_with_missing(X: Any, missing_value: str = "?") -> np.ndarray:
     """A boolean mask of the rows holding at least one missing value."""
     return (np.asarray(X, dtype=str) == missing_value).any(axis=1)
@@ -201,63 +192,66 @@ class ID3(Estimator):
         data = engine.Training(codes, values, y, self.numeric_, self._encoding.branches, k)
         self._tree = tree = FlatTree(k, max(data.width - 1, 2))
         self._levels: list[tuple] = []  # what each level's splits recorded, for steps_
-        ids = tree.add(np.array([-1]), np.array([0]), np.bincount(y, minlength=k)[None], 0)
+        counts = np.bincount(y, minlength=k)[None]
+        ids = tree.add(np.array([-1]), np.array([0]), counts, 0)
         rows, node = np.arange(len(y)), np.zeros(len(y), np.int64)
         available, steps, width = np.ones((1, codes.shape[1]), bool), 0, tree.width
         score = partial(_score, criterion=self.criterion)
-        for depth in itertools.count(1):
-            may = self._splittable(ids, available)
+        for depth in itertools.count():
+            may = self._splittable(ids, available, counts, depth)
             if not may.any():
                 break
             # Every node of the level is scored (a pure node has no candidate: it costs nothing).
-            scores, tables = data.score_level(rows, node, len(ids), score, TOLERANCE)
-            chosen = self._chosen(ids, available, scores, may)
-            split = np.flatnonzero(chosen >= 0)
-            if not len(split):
+            scores, tables = data.score_level(rows, node, may, score, TOLERANCE)
+            chosen = self._chosen(ids, available, scores, may)  # −1: the node stays a leaf
+            split = chosen >= 0
+            if not split.any():
                 break
-            feature = chosen[split]
-            tests = tables.thresholds(split, feature)  # τ, and the values it lies between
-            self._levels.append((tables, rows, node, split, ids[split], feature, available[split]))
-            rows, node, ids, available = _keep(split, rows, node, ids, available)
-            tree.feature[ids], tree.step[ids] = feature, np.arange(steps, steps + len(ids))
-            tree.threshold[ids], tree.low[ids], tree.high[ids] = tests.T
-            steps += len(ids)
-            cell = node * width + data.descend(rows, node, feature, tests[:, 0])
-            if data.lost is not None:  # rows missing the value go the way most known rows went
-                lost = data.lost[rows, feature[node]]
+            self._levels.append((tables, rows, node, chosen, ids, available))
+            rows, node = rows[split[node]], node[split[node]]  # the rows of the nodes that split
+            tests = tables.thresholds(chosen)  # τ, and the values it lies between
+            at = ids[split]
+            tree.feature[at], tree.step[at] = chosen[split], np.arange(steps, steps + len(at))
+            tree.threshold[at], tree.low[at], tree.high[at] = tests[split].T
+            steps += len(at)
+            branch, lost = data.descend(rows, node, chosen, tests[:, 0])
+            cell = node * width + branch
+            if lost is not None:  # rows missing the value go the way most known rows went
                 known = np.bincount(cell[~lost], minlength=len(ids) * width).reshape(-1, width)
-                cell = np.where(lost, node * width + np.argmax(known, axis=1)[node], cell)
+                cell[lost] = node[lost] * width + np.argmax(known, axis=1)[node[lost]]
             counts = np.bincount(cell * k + y[rows], minlength=len(ids) * width * k).reshape(
                 len(ids), width, k
             )
-            if data.lost is None:
-                known = counts.sum(axis=2)
-            tree.share[ids] = known / np.maximum(known.sum(axis=1), 1)[:, None]
-            made = counts.any(axis=2)  # a value no row here has: the node itself answers for it
+            if lost is None:
+                known = np.add.reduce(counts, axis=2)
+            tree.share[at] = (known / np.maximum(np.add.reduce(known, axis=1), 1)[:, None])[split]
+            made = np.logical_or.reduce(counts, axis=2)  # a value no row here has: the node answers
             if self._empty_children:
-                made = np.arange(width) < data.n_branches[feature][:, None]
+                made = split[:, None] & (np.arange(width) < data.n_branches[chosen][:, None])
             parent, slot = np.nonzero(made)
-            tree.child[ids[parent], slot] = children = tree.add(
-                ids[parent], slot, counts[parent, slot], depth
-            )
+            counts = counts[parent, slot]
+            tree.child[ids[parent], slot] = children = tree.add(ids[parent], slot, counts, depth + 1)
             node, ids, available = (np.cumsum(made) - 1)[cell], children, available[parent]
             if len(data.categorical):  # a categorical feature is used up on its paths
-                categorical = np.flatnonzero(np.isnan(tests[parent, 0]))
-                available[categorical, feature[parent[categorical]]] = False
+                used = np.flatnonzero(np.isnan(tests[parent, 0]))
+                available[used, chosen[parent[used]]] = False
         self._compile()
 
-    def _splittable(self, ids: np.ndarray, available: np.ndarray) -> np.ndarray:
-        """Which nodes may split: impure, a feature left to test, above the depth limit."""
+    def _splittable(
+        self, ids: np.ndarray, available: np.ndarray, counts: np.ndarray, depth: int
+    ) -> np.ndarray:
+        """Which nodes (with class ``counts``, at ``depth``) may split: impure, a feature left to
+        test, above the depth limit."""
         if self._may_split is not None:
-            nodes = self._view()
-            items = [
-                _Pending(nodes[i], np.flatnonzero(a).tolist())
-                for i, a in zip(ids.tolist(), available, strict=True)
-            ]
-            return np.array([self._may_split(item) for item in items], dtype=bool)
-        tree = self._tree
-        ok = available.any(axis=1) & (np.count_nonzero(tree.counts[ids], axis=1) > 1)
-        return ok if self.max_depth is None else ok & (tree.depth[ids] < self.max_depth)
+            nodes, here = self._view(), zip(ids.tolist(), available, strict=True)
+            return np.array(
+                [self._may_split(_Pending(nodes[i], np.flatnonzero(a).tolist())) for i, a in here], bool
+            )
+        if self.max_depth is not None and depth >= self.max_depth:
+            return np.zeros(len(ids), dtype=bool)
+        return np.logical_or.reduce(available, axis=1) & (
+            np.max(counts, axis=1) < np.add.reduce(counts, axis=1)
+        )
 
     def _chosen(
         self, ids: np.ndarray, available: np.ndarray, scores: np.ndarray, may: np.ndarray
