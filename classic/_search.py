@@ -5,7 +5,7 @@ the same distance the lower index comes first, and is kept when they straddle th
 They differ in how much work they skip.
 
 - **Brute force** (any metric, any dimension). Up to ``EXACT_DIMS`` features every distance
-  is measured exactly in float64. Above, the training set is prepared once
+  is measured exactly in float64 and :func:`sorted_smallest` sorts them. Above, the training set is prepared once
   (:class:`TrainingSet`) and for the Euclidean metric |a − b|² = |a|² + |b|² − 2 a·b ranks all
   training points with one float32 matrix multiply per chunk of queries (chunks sized from the
   cache and the number of features), then a partition picks the k smallest; those distances
@@ -14,9 +14,9 @@ They differ in how much work they skip.
   neighbours exactly. Other metrics, and coordinates too large for float32, are measured
   exactly in float64.
 - **Query tiles** (one or two dimensions, Minkowski metrics; see :func:`tile_neighbors`). The
-  queries' box is cut into tiles, each with the few training points that can be the neighbours
-  of a query inside it (a triangle-inequality bound), so each tile is one small dense distance
-  matrix, and a partition on the values picks the k smallest. Exact float64 distances.
+  queries' box is cut into quarters level by level, each tile with the few training points
+  that can be the neighbours of a query inside it (a triangle-inequality bound); tiles of
+  similar sizes make one dense distance matrix, sorted by packed integer keys. Exact float64.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from classic.distances import distances, minkowski_p
+from classic.distances import distances, minkowski_length, minkowski_p, minkowski_powers, minkowski_root
 
 CACHE_BYTES = 2**22  # one chunk's ranking: 4 MiB measured best here (1 MiB L2 per core, 32 MiB L3)
 MIN_CHUNK_ROWS = 64  # fewer query rows per chunk re-read the whole training matrix too often
@@ -34,7 +34,13 @@ MAX_CHUNK_BYTES = 2**26  # a chunk's ranking never takes more memory than this
 EXACT_DIMS = 8  # up to this many features, brute force measures every distance exactly in float64
 FLOAT32_SAFE = 1e36  # largest |x|²·d for which float32 squares and dot products stay finite
 TILE_SAFE = 2.0**250  # coordinates below this keep the query tiles' powers finite in float64
-TILE_COST = 2048  # the overhead of one more tile, in query–candidate pairs (measured)
+TILE_COST = 64  # the overhead of one more tile, in query–candidate pairs (measured)
+SPLIT_COST = 1.5  # one centre–candidate distance of a cut, in query–candidate pairs (measured)
+ALWAYS_CUT = 32  # a tile of this many queries is cut even when its quarters alone save nothing
+BATCH = 2**17  # elements of one batch's distance matrix: 1 MiB of float64 stays in cache
+ITEM_QUERIES = 64  # queries of one tile measured together, at most (larger tiles are split up)
+SIMILAR = 1.25  # tiles batched together have candidate counts within this ratio (+ 8)
+F32_MARGIN = 2.0**-18  # float32 centre distances are widened by this (relative) and this × the data's extent
 
 
 def _fits_float32(values: np.ndarray) -> bool:
@@ -112,7 +118,7 @@ def _keyed_neighbors(
     augmented = np.ones((len(block), block.shape[1] + 1), dtype=np.float32)
     augmented[:, :-1] = block
     B32 = augmented[:, :-1]
-    query_norms = np.einsum("ij,ij->i", B32, B32)
+    query_norms = np.einsum("ij,ij->i", B32, B32, dtype=np.float64)  # exact: float32 sums round above 2²⁴
     top = float(prepared.squared_norms.max())
     if n * (top + 2 * np.sqrt(float(query_norms.max()) * top) + 1) >= 2**24:
         return None
@@ -143,12 +149,6 @@ def _smallest(ranking: np.ndarray, k: int) -> np.ndarray:
     return np.sort(chosen, axis=1)
 
 
-def _sorted_by_distance(chosen: np.ndarray, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each row's neighbours by (distance, index), for candidates in increasing index order."""
-    order = np.argsort(chosen, axis=1, kind="stable")
-    return np.take_along_axis(chosen, order, axis=1), np.take_along_axis(candidates, order, axis=1)
-
-
 def brute_neighbors(Q: Any, prepared: TrainingSet, k: int) -> tuple[np.ndarray, np.ndarray]:
     """The k nearest training points of every row of Q by measuring them all: (distances, indices).
 
@@ -174,9 +174,7 @@ def brute_neighbors(Q: Any, prepared: TrainingSet, k: int) -> tuple[np.ndarray, 
             if euclidean and dims > EXACT_DIMS and _fits_float32(centred):
                 found = _ranked_neighbors(prepared, centred, block, k, buffer[: len(block)])
             else:
-                exact = _exact_in_chunks(block, T, metric, p)
-                candidates = _smallest(exact, k)
-                found = _sorted_by_distance(np.take_along_axis(exact, candidates, axis=1), candidates)
+                found = sorted_smallest(_exact_in_chunks(block, T, metric, p), k)[::-1]
         result[0][start : start + len(block)], result[1][start : start + len(block)] = found
     return result
 
@@ -202,201 +200,289 @@ def _ranked_neighbors(
     candidates = _smallest(ranking, k)
     chosen = np.take_along_axis(ranking, candidates, axis=1).astype(np.float64)
     chosen = np.sqrt(np.maximum(chosen + np.einsum("ij,ij->i", B32, B32)[:, None], 0.0))
-    return _sorted_by_distance(chosen, candidates)
-
-
-def tiles_suit(prepared: TrainingSet, Q: np.ndarray, k: int) -> bool:
-    """Whether query tiles answer this search: 1-D or 2-D Minkowski data, moderate values,
-    and k small next to n (for k near n every query measures every point anyway)."""
-    X = prepared.X
-    return (
-        X.shape[1] <= 2
-        and minkowski_p(prepared.metric, prepared.p) is not None
-        and 4 * k <= len(X)
-        and np.abs(X).max(initial=0.0) < TILE_SAFE
-        and np.abs(Q).max(initial=0.0) < TILE_SAFE
-    )
-
-
-def _powered(dx: np.ndarray, dy: np.ndarray, p: float) -> np.ndarray:
-    """Σ|Δ|^p without the root (max |Δ| for p = ∞): the ranking, monotone in the distance.
-
-    Works in place: ``dx`` and ``dy`` (fresh differences) are overwritten.
-    """
-    if p == 2:
-        dx *= dx
-        dy *= dy
-    else:
-        np.abs(dx, out=dx)
-        np.abs(dy, out=dy)
-        if p == np.inf:
-            return np.maximum(dx, dy, out=dx)
-        if p != 1:
-            dx **= p
-            dy **= p
-    dx += dy
-    return dx
-
-
-def _rooted(powered: np.ndarray, p: float) -> np.ndarray:
-    if p == 2:
-        return np.sqrt(powered)
-    if p in (1, np.inf):
-        return powered
-    return powered ** (1.0 / p)
+    order = np.argsort(chosen, axis=1, kind="stable")  # candidates ascend: ties stay in index order
+    return np.take_along_axis(chosen, order, axis=1), np.take_along_axis(candidates, order, axis=1)
 
 
 class _Scratch:
-    """Work arrays reused from tile to tile: fresh memory for every small matrix costs page
-    faults that took longer than the arithmetic (measured: 5× for a 600 × 90 ranking)."""
+    """Work arrays reused from batch to batch: fresh memory for each batch's matrices costs page
+    faults that took 4× longer than the arithmetic (measured)."""
 
     def __init__(self) -> None:
-        self.arrays: dict[str, np.ndarray] = {}
+        self.arrays: dict[tuple, np.ndarray] = {}
 
-    def get(self, name: str, shape: tuple[int, int], dtype: type = np.float64) -> np.ndarray:
-        size = shape[0] * shape[1]
-        array = self.arrays.get(name)
-        if array is None or array.size < size:
-            array = self.arrays[name] = np.empty(max(size, 2 * (0 if array is None else array.size)), dtype)
+    def __call__(self, name: str, shape: tuple, dtype: type = np.float64) -> np.ndarray:
+        size, array = int(np.prod(shape)), self.arrays.get((name, dtype), np.empty(0, dtype))
+        if array.size < size:
+            array = self.arrays[name, dtype] = np.empty(max(size, 2 * array.size), dtype)
         return array[:size].reshape(shape)
 
 
-def _k_smallest_by_value(ranking: np.ndarray, k: int, scratch: _Scratch) -> np.ndarray:
-    """Flat positions (into ``ranking.ravel()``) of the k smallest values of each row, shape
-    (rows, k), in increasing column order; of values tied at the k-th, the lowest columns.
+def sorted_smallest(
+    ranking: np.ndarray, k: int, cap: Any = None, scratch: _Scratch | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Columns and values of the k smallest values of each row (values ≥ 0 or +inf), sorted by
+    (value, column): of equal values the lower column first, also across the k-th place.
 
-    A partition on the values finds each row's k-th value (cheaper than ``argpartition``), and
-    a comparison marks everything up to it.
+    Each value is packed with its column into one integer key, ⌊value · scale⌋ in the high
+    bits (scaled so that ``cap``, a per-row bound on the values that matter, fills them; row
+    maxima if None) and the column in the low ones, so one sort of plain integers (32-bit up
+    to 1024 columns: a sorting network, measured 10× faster than 64-bit keys at 512) orders
+    the row. The rounded value is monotone in the value, so only keys equal in their high bits
+    can be misordered: rows where such a run straddles the k-th place, or where the exact
+    values of the kept k are not ascending, are sorted again exactly (rare without true ties).
     """
-    partitioned = scratch.get("partitioned", ranking.shape)
-    partitioned[...] = ranking
-    partitioned.partition(k - 1, axis=1)
-    kth = partitioned[:, k - 1 : k]
-    keep = np.less_equal(ranking, kth, out=scratch.get("keep", ranking.shape, np.bool_))
-    if np.count_nonzero(keep) > keep.size // keep.shape[1] * k:  # ties at the k-th in some rows
-        crowded = np.flatnonzero(keep.sum(axis=1) > k)
-        tied = ranking[crowded] == kth[crowded]
-        surplus = keep[crowded].sum(axis=1, keepdims=True) - k
-        from_right = np.cumsum(tied[:, ::-1], axis=1)[:, ::-1]
-        keep[crowded] &= ~(tied & (from_right <= surplus))  # drop the highest columns tied at it
-    return np.flatnonzero(keep).reshape(len(ranking), k)
+    rows, width = ranking.shape
+    bits, scratch = max(1, (width - 1).bit_length()), scratch or _Scratch()
+    if width <= 1024:
+        levels = float(2 ** (32 - bits) - 1)
+        cap = np.clip(ranking.max(axis=1, keepdims=True) if cap is None else cap, 1e-290, 1e308)
+        scaled = np.multiply(ranking, levels / cap, out=scratch("scaled", ranking.shape))
+        keys = scratch("keys", ranking.shape, np.uint32)
+        np.copyto(keys, np.minimum(scaled, levels, out=scaled), casting="unsafe")
+        keys <<= np.uint32(bits)
+    else:  # 64-bit keys: the float64 bit pattern (ordered like the value) with its low bits replaced
+        keys = np.bitwise_and(
+            ranking.view(np.uint64), ~np.uint64(2**bits - 1), out=scratch("keys64", ranking.shape, np.uint64)
+        )
+    keys |= np.arange(width, dtype=keys.dtype)
+    keys.sort(axis=1)
+    # Scratch arrays for these (rows, k) results too: fresh ones cost more page faults than the work.
+    columns = np.bitwise_and(
+        keys[:, :k], 2**bits - 1, out=scratch("columns", (rows, k), np.intp), casting="unsafe"
+    )
+    at = np.add(columns, np.arange(0, ranking.size, width)[:, None], out=scratch("at", (rows, k), np.intp))
+    values = np.take(ranking.ravel(), at, out=scratch("values", (rows, k)))
+    unsure = np.less(values[:, 1:], values[:, :-1], out=scratch("less", (rows, k - 1), np.bool_))
+    unsure = unsure.any(axis=1)
+    if k < width:
+        unsure |= (keys[:, k - 1] >> bits) == (keys[:, k] >> bits)
+    redo = np.flatnonzero(unsure)
+    if len(redo):
+        exact = ranking[redo]
+        order = np.lexsort((np.broadcast_to(np.arange(width), exact.shape), exact), axis=-1)[:, :k]
+        columns[redo], values[redo] = order, np.take_along_axis(exact, order, axis=1)
+    return columns, values
 
 
-def tile_neighbors(Q: Any, prepared: TrainingSet, k: int) -> tuple[np.ndarray, np.ndarray]:
+def tiles_suit(prepared: TrainingSet, Q: np.ndarray) -> bool:
+    """Whether query tiles answer this search: 1-D or 2-D Minkowski data whose powers Σ|Δ|^p
+    stay finite in float64."""
+    X, p = prepared.X, minkowski_p(prepared.metric, prepared.p)
+    top = max(np.abs(X).max(initial=0.0), np.abs(Q).max(initial=0.0)) if X.shape[1] <= 2 else np.inf
+    return bool(p is not None and top < TILE_SAFE and (p == np.inf or p * np.log2(4 * top + 1) < 1000))
+
+
+def _spread(v: np.ndarray) -> np.ndarray:
+    """The bits of v (< 2¹⁶) spaced out to the even positions: half of a Morton code."""
+    v = v.astype(np.int64)
+    for shift, mask in ((8, 0x00FF00FF), (4, 0x0F0F0F0F), (2, 0x33333333), (1, 0x55555555)):
+        v = (v | (v << shift)) & mask
+    return v
+
+
+def _batches(width: np.ndarray, cost: np.ndarray):
+    """Slices of consecutive tiles (sorted by candidate count ``width``) with similar widths
+    and at most ``BATCH`` elements of work each (a single tile may exceed it)."""
+    total, i = np.cumsum(cost), 0
+    while i < len(width):
+        j = min(
+            np.searchsorted(width, SIMILAR * width[i] + 8, "right"),
+            np.searchsorted(total, total[i] - cost[i] + BATCH, "right"),
+        )
+        yield slice(i, max(j, i + 1))
+        i = max(j, i + 1)
+
+
+def _padded(tiles: tuple, rows: np.ndarray, width: int) -> np.ndarray:
+    """The candidates of these tiles, one row each, padded with the point at infinity (index n)."""
+    flat, offsets, counts = tiles[4:7]
+    return flat[np.where(np.arange(width) < counts[rows, None], offsets[rows, None] + np.arange(width), -1)]
+
+
+_HALVES = np.array([[0, 0], [0, 1], [1, 0], [1, 1]])  # the quarters' lower-left corners, in halves
+
+
+class _Tiles:
+    """The query-tile search of :func:`tile_neighbors`, level by level over a quadtree.
+
+    Queries are sorted by Morton code, so every tile of every level is a contiguous range of
+    them. A level's tiles keep their candidates as one flat array of training indices
+    (``flat``, tile t's at ``offsets[t] : offsets[t] + counts[t]``, ascending), a tile's
+    ``reach`` (its candidates lie within it of its centre) and ``kth``, a bound on the k-th
+    distance from its centre. Tiles of similar candidate counts are processed in batches,
+    padded to a common width with a point at infinity (index n).
+    """
+
+    def __init__(self, Q: np.ndarray, X: np.ndarray, k: int, p: float, out: tuple) -> None:
+        n, m, dims = len(X), len(Q), X.shape[1]
+        self.n, self.k, self.p, self.out, self.scratch = n, k, p, out, _Scratch()
+        self.xs = np.append(X[:, 0], np.inf)
+        self.ys = np.append(X[:, 1], np.inf) if dims > 1 else np.append(np.zeros(n), np.inf)
+        qx, qy = Q[:, 0], (Q[:, 1] if dims > 1 else np.zeros(m))
+        low, high = np.array([qx.min(), qy.min()]), np.array([qx.max(), qy.max()])
+        self.low, self.span, self.levels = low, high - low, int(min(15, np.ceil(np.log2(m) / 2) + 2))
+        cells = 2**self.levels
+        scale = cells / np.where(self.span > 0, self.span, 1.0)
+        code = _spread(np.clip(((qx - low[0]) * scale[0]).astype(np.int64), 0, cells - 1)) << 1
+        code |= _spread(np.clip(((qy - low[1]) * scale[1]).astype(np.int64), 0, cells - 1))
+        # Two stable passes of 16-bit keys (a radix sort in numpy): 4× faster than argsort here.
+        order = np.argsort((code & 0xFFFF).astype(np.uint16), kind="stable")
+        self.order = order[np.argsort((code[order] >> 16).astype(np.uint16), kind="stable")]
+        self.codes, self.qx, self.qy = code[self.order], qx[self.order], qy[self.order]
+        centre = (low + high) / 2
+        big = max(np.abs(self.xs[:-1] - centre[0]).max(), np.abs(self.ys[:-1] - centre[1]).max(), *self.span)
+        self.margin = 1 + 1e-9, 1e-12 * max(np.abs(X).max(), np.abs(Q).max())
+        # Centre–candidate distances only bound which points a tile keeps: float32 will do, with
+        # a margin far above its rounding (about 3·2⁻²⁴ of the coordinates and the distance).
+        self.f32 = p in (1, 2, np.inf) and big < 1e15
+        if self.f32:
+            self.centre, self.margin = centre, (1 + F32_MARGIN, F32_MARGIN * big)
+            self.xs32 = (self.xs - centre[0]).astype(np.float32)
+            self.ys32 = (self.ys - centre[1]).astype(np.float32)
+
+    def run(self) -> None:
+        n, k, p = self.n, self.k, self.p
+        corner = np.zeros((1, 2), dtype=np.int64)
+        code, start, end = np.zeros(1, dtype=np.int64), np.array([0]), np.array([len(self.qx)])
+        flat, counts, reach, kth = np.arange(n + 1), np.array([n]), np.array([np.inf]), np.array([np.nan])
+        for level in range(self.levels + 1):
+            offsets = np.cumsum(counts) - counts
+            tiles = (corner, code, start, end, flat, offsets, counts, reach)
+            w = self.span / 2**level
+            h, q = minkowski_length(*(w / 2), p), end - start
+            # Cut a tile when its children's candidates would save more pairs than the cut costs:
+            # the quarters' candidates lie within about d_k + h of their centres, not d_k + 2h.
+            with np.errstate(invalid="ignore", divide="ignore"):
+                saving = q * counts * (1 - ((kth + h) / (kth + 2 * h)) ** 2)
+            cut = (q >= 2) & (counts > k) & (level < self.levels)
+            cut &= (q >= ALWAYS_CUT) | ~(saving < 4 * (SPLIT_COST * counts + TILE_COST))
+            leaves, children, chosen = [np.flatnonzero(~cut)], [], np.flatnonzero(cut)
+            chosen = chosen[np.argsort(counts[chosen], kind="stable")]
+            codes = self.codes >> max(0, 2 * (self.levels - level - 1))
+            for batch in _batches(counts[chosen], 4 * counts[chosen]):
+                kept, quarters = self._cut(chosen[batch], tiles, w, codes)
+                leaves.append(kept)
+                children += [quarters] if quarters is not None else []
+            self._answer(np.concatenate(leaves), tiles, h)
+            if not children:
+                return
+            corner, code, start, end, flat, counts, reach, kth = (
+                np.concatenate(a) for a in zip(*children, strict=True)
+            )
+            flat = np.append(flat, n)
+
+    def _cut(self, chosen: np.ndarray, tiles: tuple, w: np.ndarray, codes: np.ndarray) -> tuple:
+        """Quarter these tiles: (the tiles whose cut saves nothing, their quarters' arrays)."""
+        corner, code, start, end, flat, offsets, counts, _ = tiles
+        k, p, width = self.k, self.p, int(counts[chosen].max())
+        candidates = _padded(tiles, chosen, width)
+        centres = self.low + (2 * corner[chosen, None, :] + _HALVES + 0.5) * w / 2  # (tiles, 4, 2)
+        if self.f32:
+            centres = (centres - self.centre).astype(np.float32)
+            px, py = self.xs32[candidates], self.ys32[candidates]
+        else:
+            px, py = self.xs[candidates], self.ys[candidates]
+        shape = (len(chosen), 4, width)
+        dx = np.subtract(centres[:, :, 0, None], px[:, None, :], out=self.scratch("cx", shape, px.dtype))
+        dy = np.subtract(centres[:, :, 1, None], py[:, None, :], out=self.scratch("cy", shape, px.dtype))
+        powered = minkowski_powers(dx, dy, p)
+        # The k-th smallest (32-bit values partition faster as integers: same order, all ≥ 0).
+        kth = np.partition(powered.view(np.uint32) if self.f32 else powered, k - 1, axis=2)[..., k - 1]
+        kth = self._bound(minkowski_root(kth.view(powered.dtype).astype(np.float64), p))
+        radius = self._bound(kth + 2 * minkowski_length(*(w / 4), p))
+        limit = minkowski_powers(radius.copy(), np.zeros_like(radius), p).astype(powered.dtype)
+        inside = powered <= limit[..., None]
+        sizes = np.count_nonzero(inside, axis=2)
+        first = np.searchsorted(codes, 4 * code[chosen, None] + np.arange(4))
+        last = np.searchsorted(codes, 4 * code[chosen, None] + np.arange(4), "right")
+        q = end[chosen] - start[chosen]
+        work = ((last - first) * sizes).sum(axis=1) + TILE_COST * (last > first).sum(axis=1)
+        cut = (work < q * counts[chosen]) | (q >= ALWAYS_CUT)
+        tile, quarter = np.nonzero(cut[:, None] & (last > first))
+        if not len(tile):
+            return chosen, None
+        rows, columns = np.nonzero(inside[tile, quarter])
+        return chosen[~cut], (
+            2 * corner[chosen[tile]] + _HALVES[quarter],
+            4 * code[chosen[tile]] + quarter,
+            first[tile, quarter],
+            last[tile, quarter],
+            candidates[tile[rows], columns],
+            sizes[tile, quarter],
+            radius[tile, quarter],
+            kth[tile, quarter],
+        )
+
+    def _bound(self, distance: np.ndarray) -> np.ndarray:
+        """A distance widened by the margin of the arithmetic's rounding (float32 or float64)."""
+        return distance * self.margin[0] + self.margin[1]
+
+    def _answer(self, leaves: np.ndarray, tiles: tuple, h: float) -> None:
+        """Measure the queries of these tiles against their candidates, in batches of items of
+        at most ``ITEM_QUERIES`` queries of one tile."""
+        if not len(leaves):
+            return
+        _, _, start, end, flat, offsets, counts, reach = tiles
+        q = end[leaves] - start[leaves]
+        parts = -(-q // ITEM_QUERIES)
+        tile = np.repeat(leaves, parts)
+        first = (
+            start[tile] + (np.arange(len(tile)) - np.repeat(np.cumsum(parts) - parts, parts)) * ITEM_QUERIES
+        )
+        last = np.minimum(first + ITEM_QUERIES, end[tile])
+        by = np.argsort(counts[tile], kind="stable")
+        tile, first, last = tile[by], first[by], last[by]
+        for batch in _batches(counts[tile], (last - first) * counts[tile]):
+            t = tile[batch]
+            width, rows = int(counts[t].max()), int((last[batch] - first[batch]).max())
+            candidates = _padded(tiles, t, width)
+            queries = np.minimum(first[batch, None] + np.arange(rows), last[batch, None] - 1)
+            qx, qy, shape = self.qx[queries][:, :, None], self.qy[queries][:, :, None], (len(t), rows, width)
+            dx = np.subtract(qx, self.xs[candidates][:, None, :], out=self.scratch("dx", shape))
+            dy = np.subtract(qy, self.ys[candidates][:, None, :], out=self.scratch("dy", shape))
+            # Sorted by the distance itself, as brute force does: two sums Σ|Δ|^p can differ by
+            # an ulp and still have the same root, and then the lower index must come first.
+            ranking = minkowski_powers(dx, dy, self.p).reshape(-1, width)
+            ranking = minkowski_root(ranking, self.p, in_place=True)
+            # Every candidate lies within reach + h of the tile's queries (the root's: row maxima).
+            cap = self._bound(reach[t] + h)
+            cap = None if np.isinf(cap).any() else np.repeat(cap, rows)[:, None]
+            columns, values = sorted_smallest(ranking, self.k, cap, self.scratch)
+            columns += np.arange(0, candidates.size, width).repeat(rows)[:, None]
+            indices = np.take(
+                candidates.ravel(), columns, out=self.scratch("indices", columns.shape, np.intp)
+            )
+            rows = self.order[queries.ravel()]  # padding repeats a tile's last query: same answer
+            self.out[0][rows], self.out[1][rows] = values, indices
+
+
+def tile_neighbors(
+    Q: Any, prepared: TrainingSet, k: int, out: tuple | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """The k nearest training points of every row of Q, for 1-D or 2-D data, by query tiles.
 
     Same result as :func:`brute_neighbors` with a Minkowski metric: sorted by (distance,
     index), ties at the k-th distance to the lowest indices, distances computed in float64 as
-    :func:`classic.distances.minkowski_distance` does.
+    :func:`classic.distances.minkowski_distance` does. ``out`` may give the two result arrays
+    (of any dtypes, e.g. float32 and int32).
 
-    The queries' bounding box is a tile whose candidates are all training points. A tile is cut
-    into four while that saves work. For a child tile with centre c and half-diagonal h (in the
-    metric), let d_k be the k-th distance from c among its parent's candidates. Every query q
-    in the tile is within h of c, so its k-th distance is at most d_k + h, and by the triangle
-    inequality each of its neighbours (ties included) lies within d_k + 2h of c: those points
-    are the child's candidates. A tile that is not cut measures its queries against its
-    candidates only: one small dense distance matrix.
+    The queries' bounding box is the root tile, whose candidates are all training points, and
+    tiles are cut into quarters level by level while that saves work. For a quarter with
+    centre c and half-diagonal h (in the metric), let d_k be the k-th distance from c among its
+    parent's candidates. Every query q in the quarter is within h of c, so its k-th distance
+    is at most d_k + h, and by the triangle inequality each of its neighbours (ties included)
+    lies within d_k + 2h of c: those points are the quarter's candidates. A tile that is not
+    cut measures its queries against its candidates only: one small dense distance matrix per
+    batch of tiles, whose k smallest per row :func:`sorted_smallest` finds.
     """
-    p = minkowski_p(prepared.metric, prepared.p)
-    dims = prepared.X.shape[1]
-    X, Q2 = np.zeros((len(prepared.X), 2)), np.zeros((len(Q), 2))
-    X[:, :dims], Q2[:, :dims] = prepared.X, np.asarray(Q, dtype=np.float64)
-    # Queries are reordered so that every tile is a contiguous range of rows; ``position`` maps back.
-    position = np.arange(len(Q2))
-    found_d, found_i = np.empty((len(Q2), k)), np.empty((len(Q2), k), dtype=np.int64)
-    scratch = _Scratch()
-    stack = [(0, len(Q2), Q2.min(axis=0), Q2.max(axis=0), np.arange(len(X)), np.nan)]
-    while stack:
-        start, end, low, high, candidates, kth = stack.pop()
-        children = _cut(Q2, position, start, end, low, high, X, candidates, kth, k, p)
-        if children is not None:
-            stack.extend(children)
-            continue
-        q, points = Q2[start:end], X[candidates]
-        shape = (end - start, len(candidates))
-        dx = np.subtract(q[:, :1], points[:, 0], out=scratch.get("dx", shape))
-        dy = np.subtract(q[:, 1:], points[:, 1], out=scratch.get("dy", shape))
-        ranking = _powered(dx, dy, p)
-        flat = _k_smallest_by_value(ranking, k, scratch)
-        values = ranking.ravel()[flat]
-        # Columns ascend along each row, so a stable sort keeps ties by index; the sorted
-        # positions are then read through flat indices (faster than 2-D fancy indexing).
-        order = values.argsort(axis=1, kind="stable")
-        order += np.arange(0, order.size, k)[:, None]
-        found_d[start:end] = _rooted(values.ravel()[order], p)
-        found_i[start:end] = candidates[flat.ravel()[order] % len(candidates)]
-    out_d, out_i = np.empty_like(found_d), np.empty_like(found_i)
-    out_d[position], out_i[position] = found_d, found_i
-    return out_d, out_i
-
-
-_QUARTERS = np.array([[0, 0], [0, 1], [1, 0], [1, 1]])  # lower-left corners of a tile's quarters, in halves
-
-
-def _norm(a: float, b: float, p: float) -> float:
-    """The Minkowski length of the vector (a, b)."""
-    a, b = abs(float(a)), abs(float(b))
-    if p == np.inf:
-        return max(a, b)
-    return (a**p + b**p) ** (1.0 / p)
-
-
-def _cut(
-    Q: np.ndarray,
-    position: np.ndarray,
-    start: int,
-    end: int,
-    low: np.ndarray,
-    high: np.ndarray,
-    X: np.ndarray,
-    candidates: np.ndarray,
-    kth: float,
-    k: int,
-    p: float,
-) -> list | None:
-    """Cut the tile of query rows start:end into its (up to) four quarters, reordering those
-    rows (and ``position``) quarter by quarter; None when cutting saves no work.
-
-    ``kth`` is the k-th distance d_k from the tile's centre (NaN if unknown). The quarters'
-    candidates lie within about d_k + h of their centres instead of d_k + 2h, h the tile's
-    half-diagonal, so a cut saves about work · (1 − ((d_k + h)/(d_k + 2h))²) pairs: when that
-    is below the cost of the new tiles, the cut is not even tried.
-    """
-    work = (end - start) * len(candidates)
-    if end - start < 2 or len(candidates) <= k or np.all(high == low):
-        return None
-    h = _norm(*((high - low) / 2), p)
-    if np.isfinite(kth) and work * (1 - ((kth + h) / (kth + 2 * h)) ** 2) < 5 * TILE_COST:
-        return None
-    middle = (low + high) / 2
-    # uint8 codes: numpy's stable sort of 8-bit keys is a radix sort, one pass
-    quarter = (Q[start:end, 0] > middle[0]).view(np.uint8) * np.uint8(2) + (Q[start:end, 1] > middle[1])
-    counts = np.bincount(quarter, minlength=4)
-    centres = low + (_QUARTERS + 0.5) * (high - low) / 2
-    half = _norm(*((high - low) / 4), p)
-    points = X[candidates]
-    reach = _powered(centres[:, :1] - points[:, 0], centres[:, 1:] - points[:, 1], p)
-    # Compared as powers (Σ|Δ|^p), which keeps the root off 4 × C values.
-    reach_k = _rooted(np.partition(reach, k - 1, axis=1)[:, k - 1], p)
-    radius = reach_k + 2 * half
-    inside = reach <= _powered(radius * (1 + 1e-9) + 1e-300, np.zeros(4), p)[:, None]
-    if np.sum(counts * inside.sum(axis=1)) + TILE_COST * np.count_nonzero(counts) >= work:
-        return None
-    order = np.argsort(quarter, kind="stable")
-    Q[start:end], position[start:end] = Q[start:end][order], position[start:end][order]
-    bounds = start + np.concatenate([[0], np.cumsum(counts)])
-    return [
-        (
-            bounds[c],
-            bounds[c + 1],
-            low + _QUARTERS[c] * (high - low) / 2,
-            middle + _QUARTERS[c] * (high - low) / 2,
-            candidates[inside[c]],
-            reach_k[c],
-        )
-        for c in range(4)
-        if counts[c]
-    ]
+    Q = np.asarray(Q, dtype=np.float64)
+    if out is None:
+        out = np.empty((len(Q), k)), np.empty((len(Q), k), dtype=np.int64)
+    if len(Q):
+        p = minkowski_p(prepared.metric, prepared.p)
+        _Tiles(Q, prepared.X, k, p, out).run()
+    return out
 
 
 def nearest_neighbors(
@@ -411,6 +497,6 @@ def nearest_neighbors(
     """
     prepared = T if isinstance(T, TrainingSet) else TrainingSet.prepare(T, metric, p)
     Q = np.asarray(Q)
-    if algorithm == "auto" and tiles_suit(prepared, Q, k):
+    if algorithm == "auto" and tiles_suit(prepared, Q):
         return tile_neighbors(Q, prepared, k)
     return brute_neighbors(Q, prepared, k)

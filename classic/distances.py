@@ -59,6 +59,41 @@ def _power_sum(diff: np.ndarray, p: float) -> np.ndarray:
     return (diff**p).sum(axis=-1) ** (1.0 / p)
 
 
+def minkowski_powers(dx: np.ndarray, dy: np.ndarray, p: float) -> np.ndarray:
+    """Σ|Δ|^p over two coordinates without the root (max |Δ| for p = ∞): monotone in the
+    distance, so it ranks points as well. Works in place: ``dx`` and ``dy`` are overwritten."""
+    if p == 2:
+        dx *= dx
+        dy *= dy
+    else:
+        np.abs(dx, out=dx)
+        np.abs(dy, out=dy)
+        if p == np.inf:
+            return np.maximum(dx, dy, out=dx)
+        if p != 1:
+            dx **= p
+            dy **= p
+    dx += dy
+    return dx
+
+
+def minkowski_root(powered: np.ndarray, p: float, in_place: bool = False) -> np.ndarray:
+    """The distance from :func:`minkowski_powers`' Σ|Δ|^p (the same arithmetic as
+    :func:`minkowski_distance`, so the same float64 values), overwriting ``powered`` if asked."""
+    out = powered if in_place else None
+    if p == 2:
+        return np.sqrt(powered, out=out)
+    if p in (1, np.inf):
+        return powered
+    return np.power(powered, 1.0 / p, out=out)
+
+
+def minkowski_length(a: float, b: float, p: float) -> float:
+    """The Minkowski length of the vector (a, b)."""
+    a, b = abs(float(a)), abs(float(b))
+    return max(a, b) if p == np.inf else (a**p + b**p) ** (1.0 / p)
+
+
 def differences(A: np.ndarray, B: np.ndarray) -> np.ndarray:
     """A − B (broadcast), with inf only where the true difference is beyond the float64 range."""
     with np.errstate(over="ignore"):

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from classic._search import TrainingSet, nearest_neighbors
+from classic._search import TrainingSet, nearest_neighbors, tile_neighbors, tiles_suit
 from classic._validation import Estimator, check_is_fitted
 from classic.distances import METRICS, metric_suits, minkowski_p, pairwise_distances
 from classic.kdtree import KDTree
@@ -435,8 +435,8 @@ def neighbour_table(
 ) -> NeighbourTable:
     """The ``k_max`` nearest training points of every query (e.g. every pixel of a region map).
 
-    Searched in slices of queries, so the float64/int64 temporaries stay small next to the
-    float32/int32 result (8 bytes per query and neighbour).
+    Searched in batches of queries written straight into the float32/int32 result (8 bytes
+    per query and neighbour), so the float64/int64 temporaries stay small next to it.
     """
     queries, X_train = check_points(queries), check_points(X_train)
     _check_k(k_max)
@@ -445,6 +445,9 @@ def neighbour_table(
     prepared = TrainingSet.prepare(X_train, metric, p)
     indices = np.empty((len(queries), int(k_max)), dtype=np.int32)
     distances = np.empty((len(queries), int(k_max)), dtype=np.float32)
+    if tiles_suit(prepared, queries):  # batch by batch into the compact arrays themselves
+        tile_neighbors(queries, prepared, int(k_max), out=(distances, indices))
+        return NeighbourTable(indices, distances)
     step = max(1024, 2**22 // int(k_max))
     for start in range(0, len(queries), step):
         found = nearest_neighbors(queries[start : start + step], prepared, int(k_max))

@@ -8,6 +8,7 @@ from sklearn.metrics import pairwise_distances as sk_pairwise
 from sklearn.neighbors import KNeighborsClassifier
 
 from classic import datasets, evaluation
+from classic._search import sorted_smallest
 from classic._validation import NotFittedError
 from classic.knn import (
     METRICS,
@@ -228,6 +229,16 @@ def test_packed_keys_fall_back_when_the_query_is_not_integer_or_too_large():
         np.testing.assert_allclose(distances, expected[0], rtol=1e-6)
 
 
+def test_packed_keys_add_large_query_norms_exactly():
+    """A query of large integers (|b|² beyond float32's 2²⁴) still gets exact distances."""
+    X = np.array([[1.0], [3.0], [7.0]])
+    Q = np.array([[55001.0], [-4999.0], [3.0]])
+    assert TrainingSet.prepare(X).keyed is not None
+    distances, indices = nearest_neighbors(Q, X, 2, algorithm="brute")
+    np.testing.assert_array_equal(distances, [[54994.0, 54998.0], [5000.0, 5002.0], [0.0, 2.0]])
+    np.testing.assert_array_equal(indices, [[2, 1], [0, 1], [1, 0]])
+
+
 def test_integer_queries_are_not_copied_to_float_but_answer_the_same():
     rng = np.random.default_rng(2)
     X = rng.integers(0, 2, size=(100, 32))
@@ -294,6 +305,47 @@ def test_2d_ties_go_to_the_lowest_index_in_every_path():
             distances, indices = model.kneighbors(Q)
             np.testing.assert_array_equal(indices, expected[1], err_msg=f"{algorithm}, k={k}")
             np.testing.assert_array_equal(distances, expected[0])
+
+
+@pytest.mark.parametrize("p", [1, 1.5, 2, 3, np.inf])
+def test_2d_query_tiles_equal_brute_force_exactly_at_every_scale(p):
+    """Lattice data scaled by 1e-6 or 1e8 (ties, and sums Σ|Δ|^p an ulp apart whose roots are
+    equal), values far from the origin, one query repeated, k up to n: the tiles give brute
+    force's indices and distances bit for bit."""
+    rng = np.random.default_rng(int(10 * p) if np.isfinite(p) else 99)
+    metric, exponent = ("minkowski", p) if np.isfinite(p) else ("chebyshev", 2)
+    lattice = rng.integers(0, 5, size=(300, 2)).astype(float)
+    cases = [
+        (lattice * 1e-6, (rng.integers(-1, 6, size=(700, 2)) + 0.5) * 1e-6),
+        (lattice * 1e8, region_grid(lattice, 30)[2] * 1e8),
+        (rng.normal(size=(60, 2)) + 1e9, np.repeat(rng.normal(size=(1, 2)) + 1e9, 200, axis=0)),
+        (np.round(rng.normal(size=(500, 1)), 1), np.linspace(-4, 4, 400)[:, None]),
+    ]
+    for X, Q in cases:
+        prepared = TrainingSet.prepare(X, metric, exponent)
+        for k in (1, 15, len(X) // 3, len(X)):
+            tiles = nearest_neighbors(Q, prepared, k)
+            brute = nearest_neighbors(Q, prepared, k, algorithm="brute")
+            np.testing.assert_array_equal(tiles[1], brute[1])
+            np.testing.assert_array_equal(tiles[0], brute[0])
+
+
+def test_sorted_smallest_is_exact_whatever_the_cap():
+    """The packed keys round the values: a cap far too small (every key the same) or far too
+    large (values in one rounding step) only costs an exact re-sort, never a wrong order."""
+    rng = np.random.default_rng(3)
+    ranking = np.round(rng.uniform(1, 2, size=(50, 300)), 2)  # many ties
+    ranking[:, 5] = np.inf
+    ranking[:, 7] = 1 + 2.0**-50 * rng.integers(0, 3, size=50)  # distinct by an ulp or two
+    order = np.lexsort((np.broadcast_to(np.arange(300), ranking.shape), ranking), axis=1)
+    for k in (1, 9, 299, 300):
+        for cap in (None, np.full((50, 1), 1e-3), np.full((50, 1), 1e200)):
+            columns, values = sorted_smallest(ranking, k, cap)
+            np.testing.assert_array_equal(columns, order[:, :k])
+            np.testing.assert_array_equal(values, np.take_along_axis(ranking, order[:, :k], axis=1))
+    wide = np.round(rng.uniform(size=(5, 3000)), 3)  # 64-bit keys beyond 1024 columns
+    expected = np.lexsort((np.broadcast_to(np.arange(3000), wide.shape), wide), axis=1)[:, :40]
+    np.testing.assert_array_equal(sorted_smallest(wide, 40)[0], expected)
 
 
 def test_1d_data_and_duplicates():
