@@ -24,6 +24,7 @@ from contextlib import asynccontextmanager
 import numpy as np
 import streamlit as st
 from streamlit.logger import get_logger
+from threadpoolctl import threadpool_limits
 
 from classic import compare, digits
 from classic.viz import knn_lesson, tree_lesson
@@ -69,6 +70,11 @@ _GLUE = ["canvas", "data", "downloads", "lesson", "players", "points", "present"
 
 def warm() -> float:
     """Import what the pages import and compute the shared content above; returns the seconds."""
+    with threadpool_limits(limits=1):  # app.py's policy, also when a test calls this first
+        return _warm()
+
+
+def _warm() -> float:
     started = time.perf_counter()
     for name in _GLUE:
         importlib.import_module(f"pages._ui.{name}")
@@ -83,8 +89,12 @@ def warm() -> float:
             digits_results(data, **params)
             digits_results(data, **{**params, "blur": 0.0})
     # Streamlit's first element of a process looks up every loaded module's file for a warning
-    # (inspect.stack: 0.16 s in the first visit's script); the lookup's cache is filled here.
-    inspect.stack(0)
+    # (inspect.stack: 0.16–0.4 s in the first visit's script); the lookup's cache is filled here.
+    inspect.stack()
+    # Altair reads its Vega-Lite schema on its first chart (0.4 s inside the knn page's first render).
+    import altair as alt
+
+    alt.Chart().mark_point().encode(x="x:Q").to_dict()
     return time.perf_counter() - started
 
 
