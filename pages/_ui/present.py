@@ -123,8 +123,11 @@ def chart(where: Any, spec: dict, **kwargs: Any) -> Any:
     labels a projector shows readably (``projector_spec``) in presentation mode.
 
     Every page draws its Vega-Lite charts through this, so no chart keeps Vega's small fonts in
-    front of a class.
+    front of a class. An ``alt`` replaces the spec's own description (Streamlit would log a
+    warning with a stack trace on every rerun).
     """
+    if kwargs.get("alt") and "description" in spec:
+        spec = {key: value for key, value in spec.items() if key != "description"}
     return where.vega_lite_chart(projector_spec(spec) if is_on() else spec, **kwargs)
 
 

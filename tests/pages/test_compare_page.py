@@ -46,6 +46,17 @@ def test_default_view_has_three_panels_on_one_scale(page):
     assert len(panel_numbers(page)) == 3
 
 
+def test_a_panel_carries_one_accessible_name(page):
+    """The panel's alt replaces its spec's description: one name, and no warning with a stack
+    trace in the server's log on every rerun (Streamlit logs one when both are set)."""
+    panels = [chart for chart in page.get("vega_lite_chart") if "title" in json.loads(chart.proto.spec)]
+    assert len(panels) == 3
+    for chart in panels:
+        spec = json.loads(chart.proto.spec)
+        assert "description" not in spec
+        assert chart.proto.alt.startswith(spec["title"]["text"].split(":")[0])
+
+
 def test_numbers_on_screen_are_the_librarys(page):
     """A student who fits the same split with the library gets the numbers on the screen."""
     expected = compare.run()
