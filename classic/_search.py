@@ -2,17 +2,14 @@
 
 Every path returns the k nearest training points sorted by (distance, index): of points at
 the same distance the lower index comes first, and is kept when they straddle the k-th place.
-They differ in how much work they skip.
 
 - **Brute force** (any metric, any dimension). Up to ``EXACT_DIMS`` features every distance
-  is measured exactly in float64 and :func:`sorted_smallest` sorts them. Above, the training set is prepared once
-  (:class:`TrainingSet`) and for the Euclidean metric |a − b|² = |a|² + |b|² − 2 a·b ranks all
-  training points with one float32 matrix multiply per chunk of queries (chunks sized from the
-  cache and the number of features), then a partition picks the k smallest; those distances
-  are good to about 7 significant digits. Small-integer data (binary pixels) pack distance and
-  index into one exact float32 key per pair, so a plain ``partition`` on values finds the
-  neighbours exactly. Other metrics, and coordinates too large for float32, are measured
-  exactly in float64.
+  is measured exactly in float64 and :func:`sorted_smallest` sorts them. Above, for the
+  Euclidean metric, |a − b|² = |a|² + |b|² − 2 a·b ranks the training set (:class:`TrainingSet`)
+  with one float32 matrix multiply per chunk of queries and a partition picks the k smallest
+  (distances to about 7 digits); small-integer data (binary pixels) make each product an
+  exact integer key holding distance and index, sorted as uint32. Other metrics, and
+  coordinates too large for float32, are measured exactly in float64.
 - **Query tiles** (one or two dimensions, Minkowski metrics; see :func:`tile_neighbors`). The
   queries' box is cut into quarters level by level, each tile with the few training points
   that can be the neighbours of a query inside it (a triangle-inequality bound); tiles of
@@ -21,6 +18,7 @@ They differ in how much work they skip.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +29,9 @@ from classic.distances import distances, minkowski_length, minkowski_p, minkowsk
 CACHE_BYTES = 2**22  # one chunk's ranking: 4 MiB measured best here (1 MiB L2 per core, 32 MiB L3)
 MIN_CHUNK_ROWS = 64  # fewer query rows per chunk re-read the whole training matrix too often
 MAX_CHUNK_BYTES = 2**26  # a chunk's ranking never takes more memory than this
+KEPT_BYTES = 2**22  # work arrays up to this size stay with their thread for its next search
 EXACT_DIMS = 8  # up to this many features, brute force measures every distance exactly in float64
+KEY_PIECE = 512  # columns of a packed-key row sorted at once: numpy's network sort reaches 512
 FLOAT32_SAFE = 1e36  # largest |x|²·d for which float32 squares and dot products stay finite
 TILE_SAFE = 2.0**250  # coordinates below this keep the query tiles' powers finite in float64
 TILE_COST = 64  # the overhead of one more tile, in query–candidate pairs (measured)
@@ -53,9 +53,10 @@ class TrainingSet:
     """Training points prepared once for brute-force searches (centred float32, squared norms).
 
     For small-integer data (binary pixels) under the Euclidean metric, ``keyed`` also holds
-    the rows [−2n·x, n·|x|² + j] for training point j of n: a query [b, 1] times it gives
-    n·(|x_j|² − 2 b·x_j) + j, an exact integer in float32 that orders the neighbours by
-    (distance, index) on its own, so one matrix multiply and one ``partition`` find them.
+    the rows [−2n·x, n·|x|² + j, n] for training point j of n: a query [b, 1, |b|²] times it
+    gives n·|b − x_j|² + j, an exact non-negative integer in float32 that orders the neighbours
+    by (distance, index) on its own and as its bits read as uint32. Rows of 2²⁴ (above every
+    key) pad n to whole pieces of at most ``KEY_PIECE`` columns, sorted by a sorting network.
     Coordinates too large for float32 leave ``X32`` empty: every search is then exact float64.
     """
 
@@ -85,7 +86,10 @@ class TrainingSet:
         squared_norms = np.einsum("ij,ij->i", X32, X32)
         keyed = None
         if small_integers:
-            keyed = np.column_stack([-2.0 * n * X, n * squared_norms + np.arange(n)]).astype(np.float32)
+            pieces = -(-n // KEY_PIECE)
+            keyed = np.zeros((-(-n // pieces) * pieces, X.shape[1] + 2), dtype=np.float32)
+            keyed[:n, :-2], keyed[:n, -2], keyed[:n, -1] = -2.0 * n * X, n * squared_norms + np.arange(n), n
+            keyed[n:, -2] = 2**24
         return cls(X, metric, p, centre, X32, squared_norms, keyed)
 
 
@@ -94,11 +98,32 @@ def chunk_rows(n: int, dims: int, bytes_per_pair: int, n_queries: int) -> int:
 
     A chunk's ranking (rows × n) should stay in cache, but each chunk also reads the whole
     training matrix (n × dims): with at least dims + 1 rows, that read costs no more than
-    writing the ranking. The buffer is capped at ``MAX_CHUNK_BYTES``.
-    """
+    writing the ranking. The buffer is capped at ``MAX_CHUNK_BYTES``."""
     rows = max(CACHE_BYTES // max(n * bytes_per_pair, 1), dims + 1, MIN_CHUNK_ROWS)
     rows = min(rows, MAX_CHUNK_BYTES // max(n * bytes_per_pair, 1))
     return int(max(1, min(rows, n_queries)))
+
+
+class _Scratch(dict):
+    """Work arrays reused from batch to batch and, per thread, from search to search (up to
+    ``KEPT_BYTES`` each): fresh memory costs page faults that took longer than the arithmetic
+    (measured: 4× for a tile batch; +1 ms on Semeion's 2.5 MiB ranking after other code ran)."""
+
+    def __call__(self, name: str, shape: tuple, dtype: type = np.float64) -> np.ndarray:
+        size, array = int(np.prod(shape)), self.get((name, dtype), np.empty(0, dtype))
+        if array.size < size:
+            array = np.empty(max(size, 2 * array.size), dtype)
+            if array.nbytes <= KEPT_BYTES:
+                self[name, dtype] = array
+        return array[:size].reshape(shape)
+
+
+class _PerThread(threading.local):
+    def __init__(self) -> None:
+        self.scratch = _Scratch()  # a search never runs inside another on one thread
+
+
+_PER_THREAD = _PerThread()
 
 
 def _keyed_neighbors(
@@ -106,35 +131,36 @@ def _keyed_neighbors(
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """The k nearest neighbours by packed integer keys, or None when the keys are not exact.
 
-    Every partial sum of the product stays below n·(|x|² + 2|b||x| + 1) in magnitude
+    Every partial sum of the product stays below n·((|x| + |b|)² + 1) in magnitude
     (Cauchy–Schwarz), so when that is under 2²⁴ and the query is integer the float32
-    arithmetic is exact and the keys are distinct integers.
+    arithmetic is exact and the keys are distinct integers. Each piece of a row is sorted
+    (a network, measured 4× faster than ``partition`` on the whole row), then its k first.
     """
-    n = len(prepared.X)
+    n, (width, dims) = len(prepared.X), prepared.keyed.shape
     if block.dtype.kind == "f" and not (
         np.abs(block).max(initial=0.0) < 2**24 and np.all(np.rint(block) == block)
     ):
         return None
-    augmented = np.ones((len(block), block.shape[1] + 1), dtype=np.float32)
-    augmented[:, :-1] = block
-    B32 = augmented[:, :-1]
-    query_norms = np.einsum("ij,ij->i", B32, B32, dtype=np.float64)  # exact: float32 sums round above 2²⁴
-    top = float(prepared.squared_norms.max())
-    if n * (top + 2 * np.sqrt(float(query_norms.max()) * top) + 1) >= 2**24:
+    augmented = _PER_THREAD.scratch("augmented", (len(block), dims), np.float32)
+    augmented[:, :-2], augmented[:, -2] = block, 1.0
+    augmented[:, -1] = np.einsum("ij,ij->i", augmented[:, :-2], augmented[:, :-2])  # exact below 2²⁴
+    top = np.sqrt(float(prepared.squared_norms.max())) + np.sqrt(float(augmented[:, -1].max()))
+    if n * (top**2 + 1) >= 2**24:
         return None
-    keys = np.matmul(augmented, prepared.keyed.T, out=out)
+    keys = np.matmul(augmented, prepared.keyed.T, out=out).view(np.uint32)  # ≥ 0: ordered as uint32
     if k == 1:
         keys = keys.min(axis=1, keepdims=True)
-    elif k < n:
-        keys.partition(k - 1, axis=1)
-    keys = np.sort(keys[:, :k], axis=1).astype(np.int64)
-    values, columns = np.divmod(keys, n)
-    return np.sqrt(np.maximum(values + query_norms[:, None], 0.0)), columns
+    else:
+        piece = width // -(-n // KEY_PIECE)
+        parts = keys.reshape(-1, piece)
+        parts.sort(axis=1)
+        keys = np.sort(parts[:, : min(k, piece)].reshape(len(block), -1), axis=1)[:, :k]
+    squared, columns = np.divmod(keys.view(np.float32).astype(np.int64), n)
+    return np.sqrt(squared), columns
 
 
 def _smallest(ranking: np.ndarray, k: int) -> np.ndarray:
-    """Column indices of the k smallest values per row, in increasing column order; of values
-    tied at the k-th, the lowest columns."""
+    """Columns of the k smallest values per row, ascending; of values tied at the k-th, the lowest."""
     n = ranking.shape[1]
     if k >= n:
         return np.broadcast_to(np.arange(n), ranking.shape)
@@ -161,8 +187,9 @@ def brute_neighbors(Q: Any, prepared: TrainingSet, k: int) -> tuple[np.ndarray, 
     euclidean = prepared.X32 is not None
     rows = chunk_rows(n, dims, 4 if euclidean else 8 * dims, len(Q))
     result = np.empty((len(Q), k)), np.empty((len(Q), k), dtype=np.int64)
-    if euclidean:  # one buffer for every chunk's ranking: fresh memory is slow to touch
-        buffer = np.empty((rows, n), dtype=np.float32)
+    if euclidean:  # one buffer for every chunk's ranking
+        width = n if prepared.keyed is None else len(prepared.keyed)
+        buffer = _PER_THREAD.scratch("ranking", (rows, width), np.float32)
     for start in range(0, len(Q), rows):
         block = Q[start : start + rows]
         found = None
@@ -172,7 +199,8 @@ def brute_neighbors(Q: Any, prepared: TrainingSet, k: int) -> tuple[np.ndarray, 
             block = block.astype(np.float64, copy=False)
             centred = block - prepared.centre if euclidean else block
             if euclidean and dims > EXACT_DIMS and _fits_float32(centred):
-                found = _ranked_neighbors(prepared, centred, block, k, buffer[: len(block)])
+                ranking = buffer.ravel()[: len(block) * n].reshape(len(block), n)
+                found = _ranked_neighbors(prepared, centred, block, k, ranking)
             else:
                 found = sorted_smallest(_exact_in_chunks(block, T, metric, p), k)[::-1]
         result[0][start : start + len(block)], result[1][start : start + len(block)] = found
@@ -204,33 +232,18 @@ def _ranked_neighbors(
     return np.take_along_axis(chosen, order, axis=1), np.take_along_axis(candidates, order, axis=1)
 
 
-class _Scratch:
-    """Work arrays reused from batch to batch: fresh memory for each batch's matrices costs page
-    faults that took 4× longer than the arithmetic (measured)."""
-
-    def __init__(self) -> None:
-        self.arrays: dict[tuple, np.ndarray] = {}
-
-    def __call__(self, name: str, shape: tuple, dtype: type = np.float64) -> np.ndarray:
-        size, array = int(np.prod(shape)), self.arrays.get((name, dtype), np.empty(0, dtype))
-        if array.size < size:
-            array = self.arrays[name, dtype] = np.empty(max(size, 2 * array.size), dtype)
-        return array[:size].reshape(shape)
-
-
 def sorted_smallest(
     ranking: np.ndarray, k: int, cap: Any = None, scratch: _Scratch | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Columns and values of the k smallest values of each row (values ≥ 0 or +inf), sorted by
     (value, column): of equal values the lower column first, also across the k-th place.
 
-    Each value is packed with its column into one integer key, ⌊value · scale⌋ in the high
-    bits (scaled so that ``cap``, a per-row bound on the values that matter, fills them; row
-    maxima if None) and the column in the low ones, so one sort of plain integers (32-bit up
-    to 1024 columns: a sorting network, measured 10× faster than 64-bit keys at 512) orders
-    the row. The rounded value is monotone in the value, so only keys equal in their high bits
-    can be misordered: rows where such a run straddles the k-th place, or where the exact
-    values of the kept k are not ascending, are sorted again exactly (rare without true ties).
+    Each value becomes one integer key, ⌊value · scale⌋ in the high bits (``cap``, a per-row
+    bound on the values that matter, fills them; row maxima if None), the column in the low
+    ones: one sort of plain integers orders a row (32-bit up to 1024 columns, a sorting network
+    10× faster than 64-bit keys at 512). Only keys equal in their high bits can be misordered:
+    rows where such a run straddles the k-th place, or where the exact values of the kept k
+    are not ascending, are sorted again exactly (rare without true ties).
     """
     rows, width = ranking.shape
     bits, scratch = max(1, (width - 1).bit_length()), scratch or _Scratch()
@@ -247,10 +260,8 @@ def sorted_smallest(
         )
     keys |= np.arange(width, dtype=keys.dtype)
     keys.sort(axis=1)
-    # Scratch arrays for these (rows, k) results too: fresh ones cost more page faults than the work.
-    columns = np.bitwise_and(
-        keys[:, :k], 2**bits - 1, out=scratch("columns", (rows, k), np.intp), casting="unsafe"
-    )
+    low = scratch("columns", (rows, k), np.intp)  # scratch too: fresh, these cost more than the work
+    columns = np.bitwise_and(keys[:, :k], 2**bits - 1, out=low, casting="unsafe")
     at = np.add(columns, np.arange(0, ranking.size, width)[:, None], out=scratch("at", (rows, k), np.intp))
     values = np.take(ranking.ravel(), at, out=scratch("values", (rows, k)))
     unsure = np.less(values[:, 1:], values[:, :-1], out=scratch("less", (rows, k - 1), np.bool_))
@@ -266,8 +277,7 @@ def sorted_smallest(
 
 
 def tiles_suit(prepared: TrainingSet, Q: np.ndarray) -> bool:
-    """Whether query tiles answer this search: 1-D or 2-D Minkowski data whose powers Σ|Δ|^p
-    stay finite in float64."""
+    """Whether query tiles answer this search: 1-D or 2-D Minkowski data, Σ|Δ|^p finite in float64."""
     X, p = prepared.X, minkowski_p(prepared.metric, prepared.p)
     top = max(np.abs(X).max(initial=0.0), np.abs(Q).max(initial=0.0)) if X.shape[1] <= 2 else np.inf
     return bool(p is not None and top < TILE_SAFE and (p == np.inf or p * np.log2(4 * top + 1) < 1000))
@@ -304,19 +314,14 @@ _HALVES = np.array([[0, 0], [0, 1], [1, 0], [1, 1]])  # the quarters' lower-left
 
 
 class _Tiles:
-    """The query-tile search of :func:`tile_neighbors`, level by level over a quadtree.
-
-    Queries are sorted by Morton code, so every tile of every level is a contiguous range of
-    them. A level's tiles keep their candidates as one flat array of training indices
-    (``flat``, tile t's at ``offsets[t] : offsets[t] + counts[t]``, ascending), a tile's
-    ``reach`` (its candidates lie within it of its centre) and ``kth``, a bound on the k-th
-    distance from its centre. Tiles of similar candidate counts are processed in batches,
-    padded to a common width with a point at infinity (index n).
-    """
+    """The search of :func:`tile_neighbors`. Queries are sorted by Morton code: every tile is a
+    range of them. A level's tiles keep their candidates in one flat array (tile t's ascending
+    at ``offsets[t]``, ``counts[t]`` of them), their ``reach`` (the candidates lie within it of
+    the centre) and ``kth`` (a bound on the k-th distance from the centre)."""
 
     def __init__(self, Q: np.ndarray, X: np.ndarray, k: int, p: float, out: tuple) -> None:
         n, m, dims = len(X), len(Q), X.shape[1]
-        self.n, self.k, self.p, self.out, self.scratch = n, k, p, out, _Scratch()
+        self.n, self.k, self.p, self.out, self.scratch = n, k, p, out, _PER_THREAD.scratch
         self.xs = np.append(X[:, 0], np.inf)
         self.ys = np.append(X[:, 1], np.inf) if dims > 1 else np.append(np.zeros(n), np.inf)
         qx, qy = Q[:, 0], (Q[:, 1] if dims > 1 else np.zeros(m))
@@ -367,9 +372,8 @@ class _Tiles:
             self._answer(np.concatenate(leaves), tiles, h)
             if not children:
                 return
-            corner, code, start, end, flat, counts, reach, kth = (
-                np.concatenate(a) for a in zip(*children, strict=True)
-            )
+            arrays = map(np.concatenate, zip(*children, strict=True))
+            corner, code, start, end, flat, counts, reach, kth = arrays
             flat = np.append(flat, n)
 
     def _cut(self, chosen: np.ndarray, tiles: tuple, w: np.ndarray, codes: np.ndarray) -> tuple:
@@ -394,8 +398,8 @@ class _Tiles:
         limit = minkowski_powers(radius.copy(), np.zeros_like(radius), p).astype(powered.dtype)
         inside = powered <= limit[..., None]
         sizes = np.count_nonzero(inside, axis=2)
-        first = np.searchsorted(codes, 4 * code[chosen, None] + np.arange(4))
-        last = np.searchsorted(codes, 4 * code[chosen, None] + np.arange(4), "right")
+        quarters = 4 * code[chosen, None] + np.arange(4)
+        first, last = np.searchsorted(codes, quarters), np.searchsorted(codes, quarters, "right")
         q = end[chosen] - start[chosen]
         work = ((last - first) * sizes).sum(axis=1) + TILE_COST * (last > first).sum(axis=1)
         cut = (work < q * counts[chosen]) | (q >= ALWAYS_CUT)
@@ -414,8 +418,7 @@ class _Tiles:
             kth[tile, quarter],
         )
 
-    def _bound(self, distance: np.ndarray) -> np.ndarray:
-        """A distance widened by the margin of the arithmetic's rounding (float32 or float64)."""
+    def _bound(self, distance: np.ndarray) -> np.ndarray:  # widened by the arithmetic's rounding margin
         return distance * self.margin[0] + self.margin[1]
 
     def _answer(self, leaves: np.ndarray, tiles: tuple, h: float) -> None:
@@ -424,12 +427,10 @@ class _Tiles:
         if not len(leaves):
             return
         _, _, start, end, flat, offsets, counts, reach = tiles
-        q = end[leaves] - start[leaves]
-        parts = -(-q // ITEM_QUERIES)
+        parts = -(-(end[leaves] - start[leaves]) // ITEM_QUERIES)
         tile = np.repeat(leaves, parts)
-        first = (
-            start[tile] + (np.arange(len(tile)) - np.repeat(np.cumsum(parts) - parts, parts)) * ITEM_QUERIES
-        )
+        first = np.arange(len(tile)) - np.repeat(np.cumsum(parts) - parts, parts)
+        first = start[tile] + first * ITEM_QUERIES
         last = np.minimum(first + ITEM_QUERIES, end[tile])
         by = np.argsort(counts[tile], kind="stable")
         tile, first, last = tile[by], first[by], last[by]
@@ -450,11 +451,9 @@ class _Tiles:
             cap = None if np.isinf(cap).any() else np.repeat(cap, rows)[:, None]
             columns, values = sorted_smallest(ranking, self.k, cap, self.scratch)
             columns += np.arange(0, candidates.size, width).repeat(rows)[:, None]
-            indices = np.take(
-                candidates.ravel(), columns, out=self.scratch("indices", columns.shape, np.intp)
-            )
+            found = np.take(candidates.ravel(), columns, out=self.scratch("found", columns.shape, np.intp))
             rows = self.order[queries.ravel()]  # padding repeats a tile's last query: same answer
-            self.out[0][rows], self.out[1][rows] = values, indices
+            self.out[0][rows], self.out[1][rows] = values, found
 
 
 def tile_neighbors(
@@ -462,19 +461,17 @@ def tile_neighbors(
 ) -> tuple[np.ndarray, np.ndarray]:
     """The k nearest training points of every row of Q, for 1-D or 2-D data, by query tiles.
 
-    Same result as :func:`brute_neighbors` with a Minkowski metric: sorted by (distance,
-    index), ties at the k-th distance to the lowest indices, distances computed in float64 as
-    :func:`classic.distances.minkowski_distance` does. ``out`` may give the two result arrays
-    (of any dtypes, e.g. float32 and int32).
+    The same result as :func:`brute_neighbors` with a Minkowski metric, bit for bit. ``out``
+    may give the two result arrays (of any dtypes, e.g. float32 and int32).
 
     The queries' bounding box is the root tile, whose candidates are all training points, and
     tiles are cut into quarters level by level while that saves work. For a quarter with
     centre c and half-diagonal h (in the metric), let d_k be the k-th distance from c among its
     parent's candidates. Every query q in the quarter is within h of c, so its k-th distance
     is at most d_k + h, and by the triangle inequality each of its neighbours (ties included)
-    lies within d_k + 2h of c: those points are the quarter's candidates. A tile that is not
-    cut measures its queries against its candidates only: one small dense distance matrix per
-    batch of tiles, whose k smallest per row :func:`sorted_smallest` finds.
+    lies within d_k + 2h of c: those points are the quarter's candidates. An uncut tile
+    measures its queries against its candidates only; tiles of similar sizes are padded (with
+    a point at infinity) into one dense distance matrix, sorted by :func:`sorted_smallest`.
     """
     Q = np.asarray(Q, dtype=np.float64)
     if out is None:

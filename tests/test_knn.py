@@ -229,6 +229,38 @@ def test_packed_keys_fall_back_when_the_query_is_not_integer_or_too_large():
         np.testing.assert_allclose(distances, expected[0], rtol=1e-6)
 
 
+@pytest.mark.parametrize("n", [700, 1030])
+def test_packed_keys_sorted_in_pieces_with_padding(n):
+    """Rows wider than one sorting piece are cut in pieces (1030 = 3 × 344 − 2: two padding
+    columns); the k nearest may come from any piece, ties still by index."""
+    rng = np.random.default_rng(n)
+    X = rng.integers(0, 2, size=(n, 32))
+    Q = np.vstack([X[-3:], rng.integers(0, 2, size=(30, 32))])
+    prepared = TrainingSet.prepare(X)
+    assert prepared.keyed is not None and len(prepared.keyed) % -(-n // 512) == 0
+    for k in (1, 15, 400, n):
+        distances, indices = nearest_neighbors(Q, prepared, k)
+        expected = _reference_neighbours(Q.astype(float), X, k)
+        np.testing.assert_array_equal(indices, expected[1])
+        np.testing.assert_array_equal(distances, expected[0])
+
+
+def test_searches_in_threads_at_once_keep_their_own_work_arrays():
+    """Each thread reuses its own work arrays: concurrent searches answer as alone."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = np.random.default_rng(8)
+    pixels, grid = rng.integers(0, 2, size=(600, 64)), region_grid(rng.normal(size=(50, 2)), 60)[2]
+    planar = rng.normal(size=(400, 2))
+    jobs = [(grid, planar, 9), (pixels[:200], pixels, 5)] * 4
+    alone = [nearest_neighbors(Q, X, k) for Q, X, k in jobs]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda job: nearest_neighbors(*job), jobs))
+    for (d1, i1), (d2, i2) in zip(alone, together, strict=True):
+        np.testing.assert_array_equal(i1, i2)
+        np.testing.assert_array_equal(d1, d2)
+
+
 def test_packed_keys_add_large_query_norms_exactly():
     """A query of large integers (|b|² beyond float32's 2²⁴) still gets exact distances."""
     X = np.array([[1.0], [3.0], [7.0]])
