@@ -68,7 +68,7 @@ class Presorted:
         group = np.where(active, self.feature * n_nodes + node, n_groups)  # rows not growing: last
         # A stable sort on a 16-bit key is a radix sort (a few microseconds for thousands of rows).
         key = group.astype(np.int16) if n_groups < 2**15 - 1 else group
-        keep = np.argsort(key, kind="stable")[: np.count_nonzero(active)]
+        keep = key.argsort(kind="stable")[: np.count_nonzero(active)]
         seq, value, label, group = self.seq[keep], self.value[keep], self.label[keep], group[keep]
         lost_seq, lost_feature = self.lost
         missing = np.zeros(n_groups, np.int64)
@@ -90,9 +90,9 @@ class Presorted:
         np.not_equal(group[1:], group[:-1], out=new_group[1:n])
         run_end = new_group[1:].copy()
         run_end[:-1] |= value[1:] != value[:-1]
-        ends = np.flatnonzero(run_end)
+        ends = run_end.nonzero()[0]
         changes = np.zeros(n, np.int64)  # label changes up to each position
-        np.cumsum(label[1:] != label[:-1], out=changes[1:])
+        (label[1:] != label[:-1]).cumsum(out=changes[1:])
         starts = ends.copy()  # each run's first position (after the previous run's end)
         starts[0], starts[1:] = 0, ends[:-1] + 1
         at = ends[:-1]
@@ -101,9 +101,9 @@ class Presorted:
             return _no_candidates(n_classes, missing)
         # Class counts: running totals per class, read at each candidate and at its group's ends.
         cum = np.zeros((n_classes, n + 1), np.int64)
-        np.cumsum(label == np.arange(n_classes)[:, None], axis=1, out=cum[:, 1:])
-        first = np.flatnonzero(new_group)
-        which = np.searchsorted(first, at, "right")
+        (label == np.arange(n_classes)[:, None]).cumsum(axis=1, out=cum[:, 1:])
+        first = new_group.nonzero()[0]
+        which = first.searchsorted(at, "right")
         after = at + 1
         low, here, high = cum[:, first[which - 1]], cum[:, after], cum[:, first[which]]
         tables = np.empty((len(at), 2, n_classes), np.int64)
@@ -152,10 +152,10 @@ def first_best(node: np.ndarray, score: np.ndarray, n_nodes: int, tolerance: flo
     new = np.empty(len(node), dtype=bool)
     new[0] = True
     np.not_equal(node[1:], node[:-1], out=new[1:])
-    starts = np.flatnonzero(new)
-    best = np.maximum.reduceat(score, starts)[np.cumsum(new) - 1]  # each candidate's node's best
-    first = np.minimum.reduceat(np.where(score >= best - tolerance, np.arange(len(node)), len(node)), starts)
-    out[node[starts]] = np.where(first < len(node), first, -1)
+    starts = new.nonzero()[0]
+    best = np.maximum.reduceat(score, starts)[new.cumsum() - 1]  # each candidate's node's best
+    near = (score >= best - tolerance).nonzero()[0]  # (scores are finite: a node's best is near)
+    out[node[starts]] = near[near.searchsorted(starts)]
     return out
 
 
@@ -229,7 +229,9 @@ class Training:
                 (tables.known, tables.missing) if may.all() else (tables.known[may], tables.missing[may])
             )
             found = score(known, missing)
-            found[np.count_nonzero(known.any(axis=3), axis=2) < 2] = -np.inf  # one branch: no test
+            found[
+                np.add.reduce(np.logical_or.reduce(known, axis=3), axis=2) < 2
+            ] = -np.inf  # one branch: no test
             scores[may[:, None] & (self.numeric_position < 0)] = found.ravel()
         if self.order:
             node_of_row = np.full(len(self.y), -1, dtype=np.int64)
@@ -289,7 +291,7 @@ class LevelTables:
         """``[τ, low, high]`` of each node's test on feature ``chosen[i]`` (NaN: categorical or none)."""
         out = np.full((len(chosen), 3), np.nan)
         f = np.where(chosen >= 0, self.numeric[chosen], -1)
-        on = np.flatnonzero(f >= 0)
+        on = (f >= 0).nonzero()[0]
         if len(on):
             b = self.best[f[on], on]
             on, b = on[b >= 0], b[b >= 0]

@@ -80,11 +80,11 @@ class Router:
             else:
                 slot = codes[rows, f]  # a branch, −1 (missing) or −2 (unseen)
             target = step[nodes, slot]
-            lost = np.flatnonzero(target < 0) if rule in SPREAD else ()
+            lost = (target < 0).nonzero()[0] if rule in SPREAD else ()
             if not len(lost):
                 nodes = target
                 continue
-            entry, branch = np.nonzero(taken[nodes[lost]])  # every way training rows went
+            entry, branch = taken[nodes[lost]].nonzero()  # every way training rows went
             at, entry = nodes[lost][entry], lost[entry]
             weights = np.ones(len(rows)) if weights is None else weights
             spread = weights[entry] * (self.share[at, branch] if rule == "fractional" else 1.0)
@@ -97,7 +97,7 @@ class Router:
         if weights is None:  # one leaf a row, rows in order
             return table[stopped]
         # Each row's distributions added in the order they were reached: level, then position.
-        order = np.argsort(depth[nodes], kind="stable")
+        order = depth[nodes].argsort(kind="stable")
         rows, parts = rows[order], weights[order, None] * table[stopped[order]]
         return np.stack([np.bincount(rows, parts[:, c], len(codes)) for c in range(parts.shape[1])], axis=1)
 

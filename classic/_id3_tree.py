@@ -78,6 +78,8 @@ class FlatTree:
 
     def reachable(self) -> np.ndarray:
         """Which nodes hang from the root (pruning cuts subtrees off; ids do not change)."""
+        if not self.pruned[: self.size].any():
+            return np.ones(self.size, bool)
         reach = np.zeros(self.size, bool)
         reach[0] = True
         for depth in range(1, int(self.depth[: self.size].max(initial=0)) + 1):

@@ -63,19 +63,24 @@ def split_scores(counts: Any, missing: Any = 0, criterion: str = "entropy", base
     """
     counts = np.asarray(counts, dtype=np.float64)
     kind = "gini" if criterion == "gini" else "entropy"
-    sizes = _total(counts)
-    known = _total(sizes)
-    # The impurity of the known rows (the class totals, stacked first) and of each branch, in one call.
-    stacked = np.empty((*counts.shape[:-2], counts.shape[-2] + 1, counts.shape[-1]))
-    stacked[..., 0, :], stacked[..., 1:, :] = np.einsum("...vk->...k", counts), counts
-    both = impurity(stacked, kind, base)
-    before = both[..., 0]
-    spread = np.einsum("...v,...v->...", sizes, both[..., 1:])  # Σ_v |K_v| · H(K_v)
+    *lead, v, k = counts.shape
+    sizes = _total(counts)  # |K_v|
+    known = _total(sizes)  # |K|
+    # The impurities in one call, each a row of one table: the known rows' class totals, each
+    # branch's classes and, when it is an entropy of as many numbers (v = k), the branch sizes.
+    same = kind == "entropy" and v == k
+    rows = np.empty((*lead, v + 1 + same, k))
+    rows[..., 0, :], rows[..., 1 : v + 1, :] = np.einsum("...vk->...k", counts), counts
+    if same:
+        rows[..., -1, :] = sizes
+    terms = impurity(rows, kind, base)
+    before = terms[..., 0]
+    spread = np.einsum("...v,...v->...", sizes, terms[..., 1 : v + 1])  # Σ_v |K_v| · H(K_v)
     after = spread / np.where(known > 0, known, 1.0)  # no known row: 0 / 1 = 0
     total = known + missing
     gain = known / np.where(total > 0, total, 1.0) * (before - after)
     gain = np.where(np.abs(gain) < TOLERANCE, 0.0, gain)
-    information = impurity(sizes, "entropy", base)
+    information = terms[..., -1] if same else impurity(sizes, "entropy", base)
     score = gain
     if criterion == "gain_ratio":
         score = np.divide(gain, information, out=np.zeros_like(gain), where=information > TOLERANCE)

@@ -61,6 +61,19 @@ def _score(counts: np.ndarray, missing: Any, criterion: str) -> np.ndarray:
     return split_scores(counts, missing, criterion)[4]
 
 
+def _classes(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(y as strings, return_inverse=True)``: the labels as strings, sorted, and each
+    row's; integer labels are turned into strings once each rather than once a row."""
+    if y.dtype.kind not in "biu":
+        return np.unique(y.astype(str), return_inverse=True)
+    values, codes = np.unique(y, return_inverse=True)
+    names = values.astype(str)
+    order = np.argsort(names, kind="stable")  # "10" sorts before "9"
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    return names[order], rank[codes]
+
+
 def rows_with_missing(X: Any, missing_value: str = "?") -> np.ndarray:
     """A boolean mask of the rows holding at least one missing value."""
     return (np.asarray(X, dtype=str) == missing_value).any(axis=1)
@@ -152,7 +165,7 @@ class ID3(Estimator):
     def _fit(self, X: Any, y: Any, feature_names: Sequence[str] | None) -> ID3:
         self._check_params()
         X = as_table(X)
-        y = np.asarray(y).astype(str)
+        y = np.asarray(y)
         if y.ndim != 1 or len(y) != len(X):
             raise ValueError(f"y must be 1-D with one label per row of X ({len(X)}), got shape {y.shape}")
         if len(y) == 0:
@@ -163,7 +176,7 @@ class ID3(Estimator):
         if len(names) != X.shape[1] or len(set(names)) != len(names):
             raise ValueError(f"feature_names must be {X.shape[1]} distinct names, got {names!r}")
         self.feature_names_, self.n_features_in_ = names, X.shape[1]
-        self.classes_, y_codes = np.unique(y, return_inverse=True)
+        self.classes_, y_codes = _classes(y)
         self.numeric_, self.categories_, points = read_table(X, self.missing_value)
         # A categorical feature's branches: its values, the missing marker left out unless "value".
         branches = [
@@ -218,7 +231,7 @@ class ID3(Estimator):
             cell = node * width + branch
             if lost is not None:  # rows missing the value go the way most known rows went
                 known = np.bincount(cell[~lost], minlength=len(ids) * width).reshape(-1, width)
-                cell[lost] = node[lost] * width + np.argmax(known, axis=1)[node[lost]]
+                cell[lost] = node[lost] * width + known.argmax(axis=1)[node[lost]]
             counts = np.bincount(cell * k + y[rows], minlength=len(ids) * width * k).reshape(
                 len(ids), width, k
             )
@@ -228,12 +241,12 @@ class ID3(Estimator):
             made = np.logical_or.reduce(counts, axis=2)  # a value no row here has: the node answers
             if self._empty_children:
                 made = split[:, None] & (np.arange(width) < data.n_branches[chosen][:, None])
-            parent, slot = np.nonzero(made)
+            parent, slot = made.nonzero()
             counts = counts[parent, slot]
             tree.child[ids[parent], slot] = children = tree.add(ids[parent], slot, counts, depth + 1)
-            node, ids, available = (np.cumsum(made) - 1)[cell], children, available[parent]
+            node, ids, available = (made.cumsum() - 1)[cell], children, available[parent]
             if len(data.categorical):  # a categorical feature is used up on its paths
-                used = np.flatnonzero(np.isnan(tests[parent, 0]))
+                used = np.isnan(tests[parent, 0]).nonzero()[0]
                 available[used, chosen[parent[used]]] = False
         self._compile()
 
@@ -250,7 +263,7 @@ class ID3(Estimator):
         if self.max_depth is not None and depth >= self.max_depth:
             return np.zeros(len(ids), dtype=bool)
         return np.logical_or.reduce(available, axis=1) & (
-            np.max(counts, axis=1) < np.add.reduce(counts, axis=1)
+            np.maximum.reduce(counts, axis=1) < np.add.reduce(counts, axis=1)
         )
 
     def _chosen(
@@ -266,8 +279,8 @@ class ID3(Estimator):
             chosen[at] = [-1 if j is None else j for j in picks]
             return chosen
         scores = np.where(available, scores, -np.inf)
-        best = scores.max(axis=1)
-        first = np.argmax(scores >= (best - TOLERANCE)[:, None], axis=1)
+        best = np.maximum.reduce(scores, axis=1)
+        first = (scores >= (best - TOLERANCE)[:, None]).argmax(axis=1)
         return np.where(may & (best > self.min_gain + TOLERANCE), first, -1)
 
     # -- the tree as nodes -----------------------------------------------------------------------
