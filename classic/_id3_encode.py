@@ -53,14 +53,6 @@ def char_codes(text: np.ndarray) -> np.ndarray | None:
     return first.astype(np.intp)
 
 
-def _parses(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
 def read_table(X: np.ndarray, missing_value: str) -> tuple[np.ndarray, list[np.ndarray], np.ndarray | None]:
     """Which columns are numeric (an all-missing column is not), each column's sorted values, and
     the table's ``char_codes`` (for ``Encoding``)."""
@@ -69,9 +61,11 @@ def read_table(X: np.ndarray, missing_value: str) -> tuple[np.ndarray, list[np.n
         size, m = int(points.max()) + 1, X.shape[1]
         present = np.bincount((points + np.arange(m) * size).ravel(), minlength=m * size).reshape(m, size)
         seen = [[chr(c) for c in np.flatnonzero(row).tolist()] for row in present]
-        parsed = [  # numbers() decides wherever a value might be a number
+        # numbers() decides wherever a value might be a number: a lone character is one only if
+        # it is a decimal digit (what float() reads; alone, "." or "e" are not numbers).
+        parsed = [
             numbers(X[:, j], missing_value)
-            if any(_parses(v) for v in seen[j] if v != missing_value)
+            if any(v.isdecimal() for v in seen[j] if v != missing_value)
             else None
             for j in range(m)
         ]

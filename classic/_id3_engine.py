@@ -220,19 +220,22 @@ class Training:
         (−inf: no candidate, e.g. a feature with one value there) and the level's tables.
         """
         k, n_features, n_nodes = self.n_classes, len(self.numeric), len(may)
-        scores = np.full((n_nodes, n_features), -np.inf)
+        every = bool(may.all())
+        scores = None if every and not self.order else np.full((n_nodes, n_features), -np.inf)
         tables = LevelTables(self)
         if len(self.categorical):  # the nodes that may split: their tables scored in one call
             counts = categorical_counts(self.cells, rows, node, n_nodes, self.shape)
             tables.known, tables.missing = counts[:, :, :-1], np.einsum("tfk->tf", counts[:, :, -1])
             known, missing = (
-                (tables.known, tables.missing) if may.all() else (tables.known[may], tables.missing[may])
+                (tables.known, tables.missing) if every else (tables.known[may], tables.missing[may])
             )
             found = score(known, missing)
-            found[
-                np.add.reduce(np.logical_or.reduce(known, axis=3), axis=2) < 2
-            ] = -np.inf  # one branch: no test
-            scores[may[:, None] & (self.numeric_position < 0)] = found.ravel()
+            branches = np.add.reduce(np.logical_or.reduce(known, axis=3), axis=2)
+            found[branches < 2] = -np.inf  # one branch: no test
+            if scores is None:
+                scores = found
+            else:
+                scores[may[:, None] & (self.numeric_position < 0)] = found.ravel()
         if self.order:
             node_of_row = np.full(len(self.y), -1, dtype=np.int64)
             node_of_row[rows] = node
@@ -248,11 +251,11 @@ class Training:
         return scores, tables
 
     def descend(
-        self, rows: np.ndarray, node: np.ndarray, feature: np.ndarray, threshold: np.ndarray
+        self, rows: np.ndarray, node: np.ndarray, feature: np.ndarray, threshold: np.ndarray | None
     ) -> tuple:
         """Each row's branch at its node's test (``feature[node]``, τ or NaN for a categorical
-        test): ``x > τ`` (1) or not (0), or the value's branch; and which rows miss the value
-        (None when no training value is missing)."""
+        test; None: no numeric feature): ``x > τ`` (1) or not (0), or the value's branch; and
+        which rows miss the value (None when no training value is missing)."""
         feature, lost = feature[node], None
         if self.order:  # a numeric test sends x > τ right (a categorical test's τ is NaN: never)
             x, threshold = self.values[rows, feature], threshold[node]

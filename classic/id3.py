@@ -65,7 +65,9 @@ def _classes(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``np.unique(y as strings, return_inverse=True)``: the labels as strings, sorted, and each
     row's; integer labels are turned into strings once each rather than once a row."""
     if y.dtype.kind not in "biu":
-        return np.unique(y.astype(str), return_inverse=True)
+        y = y.astype(str)
+        classes = np.array(sorted(set(y.tolist())), dtype=y.dtype)  # a set: few labels, many rows
+        return classes, classes.searchsorted(y)
     values, codes = np.unique(y, return_inverse=True)
     names = values.astype(str)
     order = np.argsort(names, kind="stable")  # "10" sorts before "9"
@@ -179,8 +181,9 @@ class ID3(Estimator):
         self.classes_, y_codes = _classes(y)
         self.numeric_, self.categories_, points = read_table(X, self.missing_value)
         # A categorical feature's branches: its values, the missing marker left out unless "value".
+        keep = self.missing_value if self.missing != "value" else None
         branches = [
-            v[v != self.missing_value] if not numeric and self.missing != "value" else v
+            v if numeric else [b for b in v.tolist() if b != keep]
             for v, numeric in zip(self.categories_, self.numeric_, strict=True)
         ]
         self._encoding = Encoding(self.numeric_, branches, names, self.missing_value)
@@ -221,13 +224,17 @@ class ID3(Estimator):
             if not split.any():
                 break
             self._levels.append((tables, rows, node, chosen, ids, available))
-            rows, node = rows[split[node]], node[split[node]]  # the rows of the nodes that split
-            tests = tables.thresholds(chosen)  # τ, and the values it lies between
+            going = split[node]
+            rows, node = rows[going], node[going]  # the rows of the nodes that split
             at = ids[split]
             tree.feature[at], tree.step[at] = chosen[split], np.arange(steps, steps + len(at))
-            tree.threshold[at], tree.low[at], tree.high[at] = tests[split].T
             steps += len(at)
-            branch, lost = data.descend(rows, node, chosen, tests[:, 0])
+            tau = None  # a numeric test's τ, NaN for a categorical one
+            if data.order:
+                tests = tables.thresholds(chosen)  # τ, and the values it lies between
+                tree.threshold[at], tree.low[at], tree.high[at] = tests[split].T
+                tau = tests[:, 0]
+            branch, lost = data.descend(rows, node, chosen, tau)
             cell = node * width + branch
             if lost is not None:  # rows missing the value go the way most known rows went
                 known = np.bincount(cell[~lost], minlength=len(ids) * width).reshape(-1, width)
@@ -246,7 +253,7 @@ class ID3(Estimator):
             tree.child[ids[parent], slot] = children = tree.add(ids[parent], slot, counts, depth + 1)
             node, ids, available = (made.cumsum() - 1)[cell], children, available[parent]
             if len(data.categorical):  # a categorical feature is used up on its paths
-                used = np.isnan(tests[parent, 0]).nonzero()[0]
+                used = np.arange(len(parent)) if tau is None else np.isnan(tau[parent]).nonzero()[0]
                 available[used, chosen[parent[used]]] = False
         self._compile()
 
