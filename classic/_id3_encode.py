@@ -93,6 +93,7 @@ class Encoding:
     ):
         self.numeric, self.branches, self.names, self.missing_value = numeric, branches, names, missing_value
         self.categorical = np.flatnonzero(~numeric)
+        self.numeric_columns = np.flatnonzero(numeric).tolist()
         self.lookup = [
             {} if num else {str(v): b for b, v in enumerate(values)}
             for values, num in zip(branches, numeric, strict=True)
@@ -125,21 +126,26 @@ class Encoding:
     def __call__(
         self, X: np.ndarray, missing_is_value: bool, points: np.ndarray | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
-        """``(codes, values)``; ``points``: the table's ``char_codes`` if already read."""
-        codes = np.zeros(X.shape, dtype=np.int64)
-        values = np.full(X.shape, np.nan)
-        for j in np.flatnonzero(self.numeric):
+        """``(codes, values)``: branch codes (0 in a numeric column) and numbers (NaN in a categorical
+        column; None when no feature is numeric). ``points``: the table's ``char_codes`` if read."""
+        values = np.full(X.shape, np.nan) if self.numeric_columns else None
+        for j in self.numeric_columns:
             column = numbers(X[:, j], self.missing_value)
             if column is None:
                 raise ValueError(f"feature {self.names[j]!r} is numeric: every value must be a number")
             values[:, j] = column
         if not len(self.categorical):
-            return codes, values
+            return np.zeros(X.shape, dtype=np.int64), values
         every = len(self.categorical) == X.shape[1]
         text = X if every else X[:, self.categorical]
         text = text if text.dtype.kind == "U" else text.astype(str)
-        points = char_codes(text) if points is None else points if every else points[:, self.categorical]
-        missing = -2 if missing_is_value else -1
+        if points is None:
+            points = char_codes(text)
+        elif not every:
+            points = points[:, self.categorical]
+        if points is not None and every:  # one character a value: a lookup gives every code at once
+            return self._by_code_point(points, missing_is_value), values
+        codes, missing = np.zeros(X.shape, dtype=np.int64), -2 if missing_is_value else -1
         if points is not None:
             codes[:, self.categorical] = self._by_code_point(points, missing_is_value)
             return codes, values

@@ -203,7 +203,7 @@ class Training:
         self.position = {j: f for f, j in enumerate(self.categorical.tolist())}
         self.numeric_position = np.full(len(numeric), -1)
         self.numeric_position[list(self.order)] = np.arange(len(self.order))
-        lost = np.where(numeric, np.isnan(values), codes < 0)  # which values are missing (None: none)
+        lost = codes < 0 if values is None else np.where(numeric, np.isnan(values), codes < 0)  # missing
         self.lost = lost if lost.any() else None
         self.has_numeric = bool(numeric.any())
         # Each feature's number of branches (a numeric test has 2).

@@ -30,6 +30,7 @@ class Router:
         self.votes = tree.counts[tree.sources()].astype(np.float64)
         self.proba = self.votes / np.maximum(self.votes.sum(axis=1, keepdims=True), 1)
         self.majority = np.argmax(self.share, axis=1)
+        self.has_numeric, self.has_categorical = bool(numeric.any()), not numeric.all()
         self._steps: dict[bool, tuple] = {}
 
     def _step_tables(self, spread: bool) -> tuple:
@@ -48,7 +49,8 @@ class Router:
             feature = np.concatenate([np.where(inner, self.feature, 0), np.zeros(n, np.int64)])
             numeric = inner & self.numeric[np.maximum(self.feature, 0)]
             threshold = np.concatenate([np.where(numeric, self.threshold, np.nan), np.full(n, np.nan)])
-            self._steps[spread] = (feature, threshold, step, self.share > 0)
+            depth = np.concatenate([self.depth, self.depth])  # a stop copy's level is its node's
+            self._steps[spread] = (feature, threshold, step, self.share > 0, depth)
         return self._steps[spread]
 
     def route(
@@ -60,9 +62,8 @@ class Router:
         A node at depth d is reached at step d: a row's distributions are added by that order.
         """
         n = len(self.feature)
-        feature, threshold, step, taken = self._step_tables(rule in SPREAD)
-        depth = np.concatenate([self.depth, self.depth])  # a stop copy's level is its node's
-        has_numeric, has_categorical = self.numeric.any(), not self.numeric.all()
+        feature, threshold, step, taken, depth = self._step_tables(rule in SPREAD)
+        has_numeric, has_categorical = self.has_numeric, self.has_categorical
         rows, nodes, weights = np.arange(len(codes)), np.zeros(len(codes), dtype=np.int64), None
         for level in range(self.levels + 1):
             if visits is not None:  # the rows that reached a node at this level
@@ -84,8 +85,9 @@ class Router:
             if not len(lost):
                 nodes = target
                 continue
-            entry, branch = taken[nodes[lost]].nonzero()  # every way training rows went
-            at, entry = nodes[lost][entry], lost[entry]
+            at = nodes[lost]
+            entry, branch = taken[at].nonzero()  # every way training rows went
+            at, entry = at[entry], lost[entry]
             weights = np.ones(len(rows)) if weights is None else weights
             spread = weights[entry] * (self.share[at, branch] if rule == "fractional" else 1.0)
             go = target >= 0
@@ -126,7 +128,10 @@ class Router:
             rows = np.flatnonzero(reach[node])
             feature, self.feature[node] = self.feature[node], -1  # as a leaf, for a moment
             self._steps.clear()
-            now = np.argmax(self.route(codes[rows], values[rows], rule), axis=1) == truth[rows]
+            now = (
+                self.route(codes[rows], None if values is None else values[rows], rule).argmax(axis=1)
+                == truth[rows]
+            )
             self.feature[node] = feature
             self._steps.clear()
             changes[node] = int(now.sum()) - int(correct[rows].sum())
