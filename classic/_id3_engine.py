@@ -42,9 +42,9 @@ def categorical_counts(
 
 
 class Presorted:
-    """The numeric columns sorted once: every known value as (row, feature, value, label), grouped
-    by feature and sorted by value within a feature (stable, so ties keep the row order).
-    ``candidates`` regroups them by (feature, node) with one stable sort on the group number,
+    """The numeric columns sorted once: every known value as (row, feature, label) and value,
+    grouped by feature and sorted by value within a feature (stable, so ties keep the row order).
+    ``candidates`` regroups them by (node, feature) with one stable sort on the group number,
     which keeps each group sorted by value; with ``narrow`` it keeps only the rows still
     growing, so that the next level (whose nodes split this level's) sorts fewer.
     """
@@ -55,32 +55,32 @@ class Presorted:
         value = columns[seq, feature]
         known = ~np.isnan(value)
         self.n_features, self.lost = len(orders), (seq[~known], feature[~known])  # missing: (row, feature)
-        seq, self.feature, self.value = seq[known], feature[known], value[known]
-        self.seq, self.label = seq, y[seq]
+        seq, feature, self.value = seq[known], feature[known], value[known]
+        self.entries = np.stack([seq, feature, y[seq]])  # row, feature, label
 
     def candidates(
         self, node_of_row: np.ndarray, n_nodes: int, n_classes: int, narrow: bool = False
     ) -> tuple:
         """``threshold_candidates`` for these columns (see there)."""
-        n_groups = self.n_features * n_nodes
-        node = node_of_row[self.seq]
-        active = node >= 0
-        group = np.where(active, self.feature * n_nodes + node, n_groups)  # rows not growing: last
+        n_features = self.n_features
+        n_groups = n_nodes * n_features
+        node = node_of_row[self.entries[0]]
+        group = node * n_features + self.entries[1]  # rows not growing (node n_nodes) come last
         # A stable sort on a 16-bit key is a radix sort (a few microseconds for thousands of rows).
-        key = group.astype(np.int16) if n_groups < 2**15 - 1 else group
-        keep = key.argsort(kind="stable")[: np.count_nonzero(active)]
-        seq, value, label, group = self.seq[keep], self.value[keep], self.label[keep], group[keep]
+        key = group.astype(np.int16) if n_groups + n_features < 2**15 else group
+        keep = key.argsort(kind="stable")[: np.count_nonzero(node < n_nodes)]
+        entries, value, group = self.entries.take(keep, axis=1), self.value[keep], group[keep]
+        label = entries[2]
         lost_seq, lost_feature = self.lost
         missing = np.zeros(n_groups, np.int64)
         if len(lost_seq):
             lost_node = node_of_row[lost_seq]
-            on = lost_node >= 0
+            on = lost_node < n_nodes
             lost_seq, lost_feature, lost_node = lost_seq[on], lost_feature[on], lost_node[on]
-            missing = np.bincount(lost_feature * n_nodes + lost_node, minlength=n_groups)
+            missing = np.bincount(lost_node * n_features + lost_feature, minlength=n_groups)
         if narrow:
-            self.seq, self.feature, self.value, self.label = seq, self.feature[keep], value, label
-            self.lost = (lost_seq, lost_feature)
-        n = len(seq)
+            self.entries, self.value, self.lost = entries, value, (lost_seq, lost_feature)
+        n = len(value)
         if n < 2:
             return _no_candidates(n_classes, missing)
         # Runs of one value in one group; a candidate lies after a run unless it ends its group,
@@ -91,7 +91,8 @@ class Presorted:
         run_end = new_group[1:].copy()
         run_end[:-1] |= value[1:] != value[:-1]
         ends = run_end.nonzero()[0]
-        changes = np.zeros(n, np.int64)  # label changes up to each position
+        changes = np.empty(n, np.int64)  # label changes up to each position
+        changes[0] = 0
         (label[1:] != label[:-1]).cumsum(out=changes[1:])
         starts = ends.copy()  # each run's first position (after the previous run's end)
         starts[0], starts[1:] = 0, ends[:-1] + 1
@@ -100,7 +101,8 @@ class Presorted:
         if len(at) == 0:
             return _no_candidates(n_classes, missing)
         # Class counts: running totals per class, read at each candidate and at its group's ends.
-        cum = np.zeros((n_classes, n + 1), np.int64)
+        cum = np.empty((n_classes, n + 1), np.int64)
+        cum[:, 0] = 0
         (label == np.arange(n_classes)[:, None]).cumsum(axis=1, out=cum[:, 1:])
         first = new_group.nonzero()[0]
         which = first.searchsorted(at, "right")
@@ -132,13 +134,13 @@ def threshold_candidates(
     n_nodes: int,
     n_classes: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Every (feature, node) group's candidate thresholds on the numeric features, with their tables.
+    """Every (node, feature) group's candidate thresholds on the numeric features, with their tables.
 
     ``orders[f]`` sorts ``columns[:, f]`` (NaN last); ``node_of_row`` gives each row's node
-    (−1: none); group ``f · n_nodes + node``. Returns ``(group, threshold, gap, tables, missing)``:
-    per candidate its group, τ, the values it lies between (``gap[:, 0] < τ < gap[:, 1]``), its
-    ``[[left counts], [right counts]]``; per group its rows with no value. A candidate lies between
-    two consecutive distinct values unless all rows at both have one same label.
+    (``n_nodes``: none); group ``node · n_features + f``. Returns ``(group, threshold, gap, tables,
+    missing)``: per candidate its group, τ, the values it lies between (``gap[:, 0] < τ <
+    gap[:, 1]``), its ``[[left counts], [right counts]]``; per group its rows with no value. A
+    candidate lies between two consecutive distinct values unless all rows at both have one same label.
     """
     return Presorted(orders, columns, y).candidates(node_of_row, n_nodes, n_classes)
 
@@ -224,7 +226,8 @@ class Training:
         scores = None if every and not self.order else np.full((n_nodes, n_features), -np.inf)
         tables = LevelTables(self)
         if len(self.categorical):  # the nodes that may split: their tables scored in one call
-            counts = categorical_counts(self.cells, rows, node, n_nodes, self.shape)
+            here = slice(None) if every else may[node]  # (the other nodes' rows are not counted)
+            counts = categorical_counts(self.cells, rows[here], node[here], n_nodes, self.shape)
             tables.known, tables.missing = counts[:, :, :-1], np.einsum("tfk->tf", counts[:, :, -1])
             known, missing = (
                 (tables.known, tables.missing) if every else (tables.known[may], tables.missing[may])
@@ -237,17 +240,17 @@ class Training:
             else:
                 scores[may[:, None] & (self.numeric_position < 0)] = found.ravel()
         if self.order:
-            node_of_row = np.full(len(self.y), -1, dtype=np.int64)
+            node_of_row = np.full(len(self.y), n_nodes, dtype=np.int64)  # n_nodes: not growing
             node_of_row[rows] = node
             numeric = list(self.order)
             # Each level's nodes split the last level's: the presorted rows narrow as they go.
             group, threshold, gap, counts, missing = self.sorted.candidates(node_of_row, n_nodes, k, True)
             found = score(counts, missing[group])
-            best = first_best(group, found, len(numeric) * n_nodes, tolerance).reshape(len(numeric), -1)
+            best = first_best(group, found, n_nodes * len(numeric), tolerance).reshape(n_nodes, -1)
             if len(found):
-                scores[:, numeric] = np.where(best >= 0, found[np.maximum(best, 0)], -np.inf).T
+                scores[:, numeric] = np.where(best >= 0, found[np.maximum(best, 0)], -np.inf)
             tables.best, tables.threshold, tables.gap, tables.counts = best, threshold, gap, counts
-            tables.lost = missing.reshape(len(numeric), -1)
+            tables.lost = missing.reshape(n_nodes, -1)
         return scores, tables
 
     def descend(
@@ -284,7 +287,7 @@ class LevelTables:
             branches, f = self.training.branches[j], self.position[j]
             return branches, self.known[i, f, : len(branches)], int(self.missing[i, f]), None
         f = self.numeric[j]
-        b, missing = int(self.best[f, i]), int(self.lost[f, i])
+        b, missing = int(self.best[i, f]), int(self.lost[i, f])
         if b < 0:
             return ["", ""], np.zeros((2, self.training.n_classes), np.int64), missing, None
         tau = float(self.threshold[b])
@@ -296,7 +299,7 @@ class LevelTables:
         f = np.where(chosen >= 0, self.numeric[chosen], -1)
         on = (f >= 0).nonzero()[0]
         if len(on):
-            b = self.best[f[on], on]
+            b = self.best[on, f[on]]
             on, b = on[b >= 0], b[b >= 0]
             out[on, 0], out[on, 1:] = self.threshold[b], self.gap[b]
         return out

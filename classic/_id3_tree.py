@@ -23,42 +23,67 @@ class FlatTree:
     class]``, and the test: ``feature`` (−1: a leaf), ``threshold`` (NaN: categorical), the values τ
     lies between (``low``, ``high``), ``step``; per branch slot ``child`` (−1: none) and ``share``
     (its part of the known-value rows). ``labels()`` and ``sources()`` follow from them.
+
+    Growth hands over each level's pieces (``add``, ``split``, ``link``); ``flush`` writes them
+    into the arrays at once (after growth, or when the nodes are read meanwhile).
     """
 
-    INT = ("parent", "slot", "depth", "feature", "step")
-    FLOAT = ("threshold", "low", "high")
-
     def __init__(self, n_classes: int, width: int) -> None:
-        self.size, self.capacity, self.width = 0, 0, width
-        for name in self.INT:
-            setattr(self, name, np.zeros(0, np.int64))
-        for name in self.FLOAT:
-            setattr(self, name, np.zeros(0))
+        self.size, self.width = 0, width
+        self.parent = self.slot = self.depth = self.feature = self.step = np.zeros(0, np.int64)
+        self.threshold = self.low = self.high = np.zeros(0)
         self.counts = np.zeros((0, n_classes), np.int64)
-        self.child = np.zeros((0, width), np.int64)
-        self.share = np.zeros((0, width))
+        self.child, self.share = np.zeros((0, width), np.int64), np.zeros((0, width))
         self.pruned = np.zeros(0, bool)
-
-    def _reserve(self, size: int) -> None:
-        if size <= self.capacity:
-            return
-        capacity = max(2 * self.capacity, size, 64)
-        fill = {"feature": -1, "step": -1, "threshold": np.nan, "low": np.nan, "high": np.nan, "child": -1}
-        for name in (*self.INT, *self.FLOAT, "counts", "child", "share", "pruned"):
-            old = getattr(self, name)
-            new = np.full((capacity, *old.shape[1:]), fill.get(name, 0), dtype=old.dtype)
-            new[: self.size] = old[: self.size]
-            setattr(self, name, new)
-        self.capacity = capacity
+        self._made: list[tuple] = []
+        self._tests: list[tuple] = []
+        self._links: list[tuple] = []
 
     def add(self, parent: np.ndarray, slot: np.ndarray, counts: np.ndarray, depth: int) -> np.ndarray:
         """New nodes at ``depth`` (children of ``parent``, or the root when −1); returns their ids."""
-        start, n = self.size, len(parent)
-        self._reserve(start + n)
-        self.size = new = start + n
-        self.parent[start:new], self.slot[start:new], self.counts[start:new] = parent, slot, counts
-        self.depth[start:new] = depth
-        return np.arange(start, new)
+        start = self.size
+        self.size += len(parent)
+        self._made.append((parent, slot, counts, np.full(len(parent), depth)))
+        return np.arange(start, self.size)
+
+    def split(self, at: np.ndarray, feature: np.ndarray, tests: np.ndarray | None, share: np.ndarray) -> None:
+        """The nodes ``at`` test ``feature``: ``tests`` rows ``[τ, low, high]`` (None: categorical
+        tests), ``share`` each branch's part of the known-value rows."""
+        self._tests.append((at, feature, tests, share))
+
+    def link(self, parent: np.ndarray, slot: np.ndarray, children: np.ndarray) -> None:
+        """``children[i]`` is the child of ``parent[i]`` in branch ``slot[i]``."""
+        self._links.append((parent, slot, children))
+
+    def flush(self) -> FlatTree:
+        """Writes what growth handed over into the arrays; returns the tree."""
+        if self._made:
+            new = self.size - len(self.parent)
+            pieces = list(zip(*self._made, strict=True))
+            for name, part in zip(("parent", "slot", "counts", "depth"), pieces, strict=True):
+                setattr(self, name, np.concatenate([getattr(self, name), *part]))
+            for name, fill in (("feature", -1), ("step", -1), ("threshold", np.nan), ("low", np.nan)):
+                setattr(self, name, np.concatenate([getattr(self, name), np.full(new, fill)]))
+            self.high = np.concatenate([self.high, np.full(new, np.nan)])
+            self.child = np.concatenate([self.child, np.full((new, self.width), -1)])
+            self.share = np.concatenate([self.share, np.zeros((new, self.width))])
+            self.pruned = np.concatenate([self.pruned, np.zeros(new, bool)])
+            self._made = []
+        if self._tests:
+            at = np.concatenate([test[0] for test in self._tests])
+            self.feature[at] = np.concatenate([test[1] for test in self._tests])
+            self.share[at] = np.concatenate([test[3] for test in self._tests])
+            for where, _, tests, _ in self._tests:
+                if tests is not None:
+                    self.threshold[where], self.low[where], self.high[where] = tests.T
+            splits = self.feature >= 0  # the splits in the order they were made: by id
+            self.step = np.where(splits, splits.cumsum() - 1, -1)
+            self._tests = []
+        if self._links:
+            parent, slot, children = (np.concatenate(part) for part in zip(*self._links, strict=True))
+            self.child[parent, slot] = children
+            self._links = []
+        return self
 
     def sources(self) -> np.ndarray:
         """Whose counts answer at each node: its own, or its parent's where no training row came."""
@@ -68,13 +93,6 @@ class FlatTree:
     def labels(self) -> np.ndarray:
         """Each node's majority class (ties: the first), its parent's where no training row came."""
         return np.argmax(self.counts[self.sources()], axis=1)
-
-    def trim(self) -> FlatTree:
-        """The arrays cut to the nodes made (after growth)."""
-        for name in (*self.INT, *self.FLOAT, "counts", "child", "share", "pruned"):
-            setattr(self, name, getattr(self, name)[: self.size])
-        self.capacity = self.size
-        return self
 
     def reachable(self) -> np.ndarray:
         """Which nodes hang from the root (pruning cuts subtrees off; ids do not change)."""

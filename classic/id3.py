@@ -211,7 +211,7 @@ class ID3(Estimator):
         counts = np.bincount(y, minlength=k)[None]
         ids = tree.add(np.array([-1]), np.array([0]), counts, 0)
         rows, node = np.arange(len(y)), np.zeros(len(y), np.int64)
-        available, steps, width = np.ones((1, codes.shape[1]), bool), 0, tree.width
+        available, width = np.ones((1, codes.shape[1]), bool), tree.width
         score = partial(_score, criterion=self.criterion)
         for depth in itertools.count():
             may = self._splittable(ids, available, counts, depth)
@@ -226,14 +226,8 @@ class ID3(Estimator):
             self._levels.append((tables, rows, node, chosen, ids, available))
             going = split[node]
             rows, node = rows[going], node[going]  # the rows of the nodes that split
-            at = ids[split]
-            tree.feature[at], tree.step[at] = chosen[split], np.arange(steps, steps + len(at))
-            steps += len(at)
-            tau = None  # a numeric test's τ, NaN for a categorical one
-            if data.order:
-                tests = tables.thresholds(chosen)  # τ, and the values it lies between
-                tree.threshold[at], tree.low[at], tree.high[at] = tests[split].T
-                tau = tests[:, 0]
+            tests = tables.thresholds(chosen) if data.order else None  # τ (NaN: categorical), low, high
+            tau = None if tests is None else tests[:, 0]
             branch, lost = data.descend(rows, node, chosen, tau)
             cell = node * width + branch
             if lost is not None:  # rows missing the value go the way most known rows went
@@ -242,15 +236,16 @@ class ID3(Estimator):
             counts = np.bincount(cell * k + y[rows], minlength=len(ids) * width * k).reshape(
                 len(ids), width, k
             )
-            if lost is None:
-                known = np.add.reduce(counts, axis=2)
-            tree.share[at] = (known / np.maximum(np.add.reduce(known, axis=1), 1)[:, None])[split]
+            known = np.add.reduce(counts, axis=2)[split] if lost is None else known[split]
+            share = known / np.maximum(np.add.reduce(known, axis=1), 1)[:, None]
+            tree.split(ids[split], chosen[split], None if tests is None else tests[split], share)
             made = np.logical_or.reduce(counts, axis=2)  # a value no row here has: the node answers
             if self._empty_children:
                 made = split[:, None] & (np.arange(width) < data.n_branches[chosen][:, None])
             parent, slot = made.nonzero()
-            counts = counts[parent, slot]
-            tree.child[ids[parent], slot] = children = tree.add(ids[parent], slot, counts, depth + 1)
+            up, counts = ids[parent], counts[parent, slot]
+            children = tree.add(up, slot, counts, depth + 1)
+            tree.link(up, slot, children)
             node, ids, available = (made.cumsum() - 1)[cell], children, available[parent]
             if len(data.categorical):  # a categorical feature is used up on its paths
                 used = np.arange(len(parent)) if tau is None else np.isnan(tau[parent]).nonzero()[0]
@@ -307,7 +302,7 @@ class ID3(Estimator):
 
     def _view(self) -> list[Node]:
         """The nodes as :class:`Node` objects, by id (rebuilt when the tree has grown since)."""
-        tree = self._tree
+        tree = self._tree.flush()
         version = (tree.size, len(self._levels))
         if getattr(self, "_nodes", (None,))[0] is not tree or self._nodes[1] != version:
             keys = [
@@ -320,7 +315,7 @@ class ID3(Estimator):
     # -- prediction ----------------------------------------------------------------------------
 
     def _compile(self) -> None:
-        tree = self._tree.trim() if self._tree.capacity > self._tree.size else self._tree
+        tree = self._tree.flush()
         self._router = Router(tree, self.numeric_)
         reach = tree.reachable()
         self.n_nodes_ = int(reach.sum())

@@ -95,7 +95,7 @@ def test_threshold_candidates_of_many_nodes_equal_one_node_at_a_time(seed):
     X = np.round(rng.normal(size=(n, 2)), 1)
     X[rng.random(X.shape) < 0.1] = np.nan
     y = rng.integers(0, 3, n)
-    node_of_row = rng.integers(-1, n_nodes, n)
+    node_of_row = rng.integers(0, n_nodes + 1, n)  # n_nodes: a row in no node
     orders = [np.argsort(X[:, f], kind="stable") for f in range(2)]
     group, threshold, gap, tables, missing = threshold_candidates(orders, X, y, node_of_row, n_nodes, 3)
     assert (np.diff(group) >= 0).all()
@@ -103,13 +103,13 @@ def test_threshold_candidates_of_many_nodes_equal_one_node_at_a_time(seed):
         for i in range(n_nodes):
             here = node_of_row == i
             expected = _candidates(X[here, f], y[here], 3)
-            mine = group == f * n_nodes + i
+            mine = group == i * 2 + f
             assert threshold[mine].tolist() == [tau for tau, _ in expected]
             np.testing.assert_array_equal(
                 tables[mine].reshape(-1, 2, 3), np.array([t for _, t in expected]).reshape(-1, 2, 3)
             )
             assert ((gap[mine, 0] < threshold[mine]) & (threshold[mine] < gap[mine, 1])).all()
-            assert missing[f * n_nodes + i] == np.isnan(X[here, f]).sum()
+            assert missing[i * 2 + f] == np.isnan(X[here, f]).sum()
 
 
 def test_a_numeric_column_missing_at_every_row_of_a_node_has_no_candidate():
