@@ -248,11 +248,12 @@ def sorted_smallest(
     rows, width = ranking.shape
     bits, scratch = max(1, (width - 1).bit_length()), scratch or _Scratch()
     if width <= 1024:
-        levels = float(2 ** (32 - bits) - 1)
+        levels = float(2 ** min(32 - bits, 24) - 1)  # exact in float32
         cap = np.clip(ranking.max(axis=1, keepdims=True) if cap is None else cap, 1e-290, 1e308)
-        scaled = np.multiply(ranking, levels / cap, out=scratch("scaled", ranking.shape))
+        with np.errstate(over="ignore"):  # rounded to float32 (monotone too): half the memory to clamp
+            scaled = np.multiply(ranking, levels / cap, out=scratch("scaled", ranking.shape, np.float32))
         keys = scratch("keys", ranking.shape, np.uint32)
-        np.copyto(keys, np.minimum(scaled, levels, out=scaled), casting="unsafe")
+        np.copyto(keys, np.minimum(scaled, np.float32(levels), out=scaled), casting="unsafe")
         keys <<= np.uint32(bits)
     else:  # 64-bit keys: the float64 bit pattern (ordered like the value) with its low bits replaced
         keys = np.bitwise_and(
@@ -291,13 +292,13 @@ def _spread(v: np.ndarray) -> np.ndarray:
     return v
 
 
-def _batches(width: np.ndarray, cost: np.ndarray):
-    """Slices of consecutive tiles (sorted by candidate count ``width``) with similar widths
-    and at most ``BATCH`` elements of work each (a single tile may exceed it)."""
-    total, i = np.cumsum(cost), 0
+def _batches(width: np.ndarray, cost: np.ndarray, rows: Any = 0):
+    """Slices of consecutive tiles, sorted by (``rows``, candidate count ``width``), with the
+    same rows, similar widths and at most ``BATCH`` elements of work each (or a single tile)."""
+    order, total, i = rows * 2**40 + width, np.cumsum(cost), 0
     while i < len(width):
         j = min(
-            np.searchsorted(width, SIMILAR * width[i] + 8, "right"),
+            np.searchsorted(order, order[i] + (SIMILAR - 1) * width[i] + 8, "right"),
             np.searchsorted(total, total[i] - cost[i] + BATCH, "right"),
         )
         yield slice(i, max(j, i + 1))
@@ -432,9 +433,9 @@ class _Tiles:
         first = np.arange(len(tile)) - np.repeat(np.cumsum(parts) - parts, parts)
         first = start[tile] + first * ITEM_QUERIES
         last = np.minimum(first + ITEM_QUERIES, end[tile])
-        by = np.argsort(counts[tile], kind="stable")
+        by = np.lexsort((counts[tile], last - first))  # a batch's items pad to its most queries
         tile, first, last = tile[by], first[by], last[by]
-        for batch in _batches(counts[tile], (last - first) * counts[tile]):
+        for batch in _batches(counts[tile], (last - first) * counts[tile], last - first):
             t = tile[batch]
             width, rows = int(counts[t].max()), int((last[batch] - first[batch]).max())
             candidates = _padded(tiles, t, width)

@@ -315,16 +315,36 @@ def _accuracy_per_k(
     weights: str,
     bandwidth: float,
 ) -> np.ndarray:
-    """Accuracy of the vote over the first k neighbour columns, for each k (class indices)."""
-    n_classes = int(y_index.max()) + 1
-    return np.array(
+    """Accuracy of the vote over the first k neighbour columns, for each k (class indices).
+
+    :func:`vote` for every k at once: a class's score over the first k columns is a running
+    sum along the row (the same additions in the same order), and a tie goes to the top class
+    whose first neighbour comes first (the nearest neighbour among the tied classes).
+    """
+    if not len(k_values):
+        return np.array([])
+    n_classes, columns = int(y_index.max()) + 1, max(k_values)
+    labels = y_index[indices[:, :columns]]
+    w = None if weights == "uniform" else relative_weights(distances[:, :columns], weights, bandwidth)
+    at = np.asarray(k_values) - 1
+    scores = np.stack(
         [
-            np.mean(
-                vote(y_index[indices[:, :k]], distances[:, :k], n_classes, weights, bandwidth)[0] == truth
-            )
-            for k in k_values
+            np.cumsum(labels == c if w is None else np.where(labels == c, w, 0.0), axis=1)[:, at]
+            for c in range(n_classes)
         ]
     )
+    best = scores.max(axis=0)
+    is_top = (scores >= best * (1 - 1e-12)) & (best > 0)
+    first_top = np.zeros(best.shape, dtype=np.intp)  # argmax as in vote: the first class at the top
+    for c in range(n_classes):
+        np.maximum(first_top, (n_classes - c) * (scores[c] == best), out=first_top)
+    winner = n_classes - first_top
+    first_seen = np.stack(
+        [np.where((labels == c).any(axis=1), (labels == c).argmax(axis=1), columns) for c in range(n_classes)]
+    )
+    nearest_top = np.where(is_top, first_seen[:, :, None], columns).argmin(axis=0)
+    winner = np.where(np.count_nonzero(is_top, axis=0) > 1, nearest_top, winner)
+    return (winner == np.asarray(truth)[:, None]).mean(axis=0)
 
 
 def leave_one_out_accuracy(
