@@ -770,3 +770,56 @@ def test_pruning_counts_each_nodes_change_at_once_as_rerouting_does(rule):
     rerouted = router._changes_by_rerouting(codes, values, truth, rule, visits, correct)
     assert len(at_once) > 10 and at_once == rerouted
     assert any(change > 0 for change in at_once.values()) and any(change < 0 for change in at_once.values())
+
+
+# --------------------------------------------------------------------------------------------
+# The tree as arrays (classic._id3_tree), one-character tables, the criteria on any layout
+# --------------------------------------------------------------------------------------------
+
+
+def test_the_tree_is_arrays_until_its_nodes_are_read(votes):
+    X, y, names = votes
+    tree = ID3().fit(X, y, names)
+    assert tree.predict(X).shape == (len(y),) and "_nodes" not in vars(tree)  # no Node built yet
+    nodes = list(tree._iter_nodes())
+    assert len(nodes) == tree.n_nodes_ == tree._tree.size and tree.root_ is nodes[0]
+    assert [step.node.step for step in tree.steps_] == list(range(len(tree.steps_)))
+    for node in nodes:  # every node's arrays and object agree
+        assert node.feature_index == (
+            None if tree._tree.feature[node.id] < 0 else tree._tree.feature[node.id]
+        )
+        assert list(node.counts.values()) == tree._tree.counts[node.id].tolist()
+        assert [child.id for child in node.children.values()] == [
+            c for c in tree._tree.child[node.id].tolist() if c >= 0
+        ]
+
+
+def test_one_character_tables_encode_as_a_lookup_would():
+    """A table of single characters is coded through code points; every code must be the one the
+    branch lookup gives: the value's branch, −1 for the missing marker, −2 for a value never seen."""
+    rng = np.random.default_rng(4)
+    table = rng.choice(["a", "b", "", "?", "é", "中"], size=(60, 3)).astype("U4")
+    table[:, 2] = rng.choice(list("01?"), 60)  # a column of digits is numeric
+    y = rng.choice(["p", "q"], 60)
+    for missing in ("fractional", "value"):
+        tree = ID3(missing=missing).fit(table, y)
+        assert tree.numeric_.tolist() == [False, False, True]
+        queries = rng.choice(["a", "b", "", "?", "z", "中"], size=(40, 3)).astype(object)
+        queries[:, 2] = rng.choice(list("01?"), 40)
+        codes, values = tree._input(queries)
+        for j in (0, 1):
+            lookup = {v: b for b, v in enumerate(tree._encoding.branches[j])}
+            lost = -2 if missing == "value" else -1
+            expected = [lookup.get(v, lost if v == "?" else -2) for v in queries[:, j].tolist()]
+            assert codes[:, j].tolist() == expected
+        assert np.array_equal(np.isnan(values[:, 2]), queries[:, 2] == "?")
+
+
+def test_split_scores_do_not_depend_on_the_tables_memory_layout():
+    counts = np.random.default_rng(5).integers(0, 40, (30, 4, 4))
+    transposed = np.ascontiguousarray(counts.transpose(0, 2, 1)).transpose(0, 2, 1)  # same values
+    for criterion in ("entropy", "gain_ratio", "gini"):
+        for a, b in zip(
+            split_scores(counts, 1, criterion), split_scores(transposed, 1, criterion), strict=True
+        ):
+            assert a.tobytes() == b.tobytes()
