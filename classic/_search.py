@@ -105,15 +105,13 @@ def chunk_rows(n: int, dims: int, bytes_per_pair: int, n_queries: int) -> int:
 
 
 class _Scratch(dict):
-    """Work arrays reused from batch to batch and, per thread, from search to search (up to
-    ``KEPT_BYTES`` each): fresh memory costs page faults that took longer than the arithmetic
-    (measured: 4× for a tile batch; +1 ms on Semeion's 2.5 MiB ranking after other code ran)."""
+    """Work arrays reused from batch to batch and, per thread, between searches (up to ``KEPT_BYTES``):
+    fresh memory's page faults cost more than the arithmetic (4× a tile batch; +1 ms on Semeion)."""
 
     def __call__(self, name: str, shape: tuple, dtype: type = np.float64) -> np.ndarray:
         size, array = int(np.prod(shape)), self.get((name, dtype), np.empty(0, dtype))
         if array.size < size:
-            array = np.empty(max(size, 2 * array.size), dtype)
-            if array.nbytes <= KEPT_BYTES:
+            if (array := np.empty(max(size, 2 * array.size), dtype)).nbytes <= KEPT_BYTES:
                 self[name, dtype] = array
         return array[:size].reshape(shape)
 
@@ -133,10 +131,8 @@ def _keyed_neighbors(
 
     Every partial sum of the product stays below n·((|x| + |b|)² + 1) in magnitude
     (Cauchy–Schwarz), so when that is under 2²⁴ and the query is integer the float32
-    arithmetic is exact and the keys are distinct integers. Each piece of a row is sorted
-    (a network, measured 4× faster than ``partition`` on the whole row), then its k first.
-    """
-    n, (width, dims) = len(prepared.X), prepared.keyed.shape
+    arithmetic is exact and the keys are distinct integers."""
+    n, dims = len(prepared.X), prepared.keyed.shape[1]
     if block.dtype.kind == "f" and not (
         np.abs(block).max(initial=0.0) < 2**24 and np.all(np.rint(block) == block)
     ):
@@ -148,15 +144,19 @@ def _keyed_neighbors(
     if n * (top**2 + 1) >= 2**24:
         return None
     keys = np.matmul(augmented, prepared.keyed.T, out=out).view(np.uint32)  # ≥ 0: ordered as uint32
-    if k == 1:
-        keys = keys.min(axis=1, keepdims=True)
-    else:
-        piece = width // -(-n // KEY_PIECE)
-        parts = keys.reshape(-1, piece)
-        parts.sort(axis=1)
-        keys = np.sort(parts[:, : min(k, piece)].reshape(len(block), -1), axis=1)[:, :k]
+    keys = keys.min(axis=1, keepdims=True) if k == 1 else _sorted_pieces(keys, k)
     squared, columns = np.divmod(keys.view(np.float32).astype(np.int64), n)
     return np.sqrt(squared), columns
+
+
+def _sorted_pieces(keys: np.ndarray, k: int) -> np.ndarray:
+    """The k smallest of each row of uint32 keys, sorted. Rows of whole pieces of up to ``KEY_PIECE``
+    are sorted piece by piece in place (numpy's sorting network: 4× faster than a partition)."""
+    rows, width = keys.shape
+    piece = width // -(-width // KEY_PIECE)
+    parts = keys.reshape(-1, piece)
+    parts.sort(axis=1)
+    return np.sort(parts[:, : min(k, piece)].reshape(rows, -1), axis=1)[:, :k]
 
 
 def _smallest(ranking: np.ndarray, k: int) -> np.ndarray:
@@ -392,9 +392,14 @@ class _Tiles:
         dx = np.subtract(centres[:, :, 0, None], px[:, None, :], out=self.scratch("cx", shape, px.dtype))
         dy = np.subtract(centres[:, :, 1, None], py[:, None, :], out=self.scratch("cy", shape, px.dtype))
         powered = minkowski_powers(dx, dy, p)
-        # The k-th smallest (32-bit values partition faster as integers: same order, all ≥ 0).
-        kth = np.partition(powered.view(np.uint32) if self.f32 else powered, k - 1, axis=2)[..., k - 1]
-        kth = self._bound(minkowski_root(kth.view(powered.dtype).astype(np.float64), p))
+        if self.f32:  # the k-th smallest: float32 ≥ 0 sorts as uint32, in pieces (4× partition's speed)
+            pieces = -(-width // KEY_PIECE)
+            keys = self.scratch("kth", (shape[0] * 4, -(-width // pieces) * pieces), np.uint32)
+            keys[:, :width], keys[:, width:] = powered.view(np.uint32).reshape(-1, width), 2**32 - 1
+            kth = _sorted_pieces(keys, k)[:, k - 1].view(np.float32).reshape(-1, 4)
+        else:
+            kth = np.partition(powered, k - 1, axis=2)[..., k - 1]
+        kth = self._bound(minkowski_root(kth.astype(np.float64), p))
         radius = self._bound(kth + 2 * minkowski_length(*(w / 4), p))
         limit = minkowski_powers(radius.copy(), np.zeros_like(radius), p).astype(powered.dtype)
         inside = powered <= limit[..., None]
@@ -407,13 +412,12 @@ class _Tiles:
         tile, quarter = np.nonzero(cut[:, None] & (last > first))
         if not len(tile):
             return chosen, None
-        rows, columns = np.nonzero(inside[tile, quarter])
         return chosen[~cut], (
             2 * corner[chosen[tile]] + _HALVES[quarter],
             4 * code[chosen[tile]] + quarter,
             first[tile, quarter],
             last[tile, quarter],
-            candidates[tile[rows], columns],
+            candidates[tile][inside[tile, quarter]],  # row by row, ascending: a mask, not nonzero (3×)
             sizes[tile, quarter],
             radius[tile, quarter],
             kth[tile, quarter],
@@ -425,8 +429,6 @@ class _Tiles:
     def _answer(self, leaves: np.ndarray, tiles: tuple, h: float) -> None:
         """Measure the queries of these tiles against their candidates, in batches of items of
         at most ``ITEM_QUERIES`` queries of one tile."""
-        if not len(leaves):
-            return
         _, _, start, end, flat, offsets, counts, reach = tiles
         parts = -(-(end[leaves] - start[leaves]) // ITEM_QUERIES)
         tile = np.repeat(leaves, parts)
@@ -475,11 +477,9 @@ def tile_neighbors(
     a point at infinity) into one dense distance matrix, sorted by :func:`sorted_smallest`.
     """
     Q = np.asarray(Q, dtype=np.float64)
-    if out is None:
-        out = np.empty((len(Q), k)), np.empty((len(Q), k), dtype=np.int64)
+    out = out or (np.empty((len(Q), k)), np.empty((len(Q), k), dtype=np.int64))
     if len(Q):
-        p = minkowski_p(prepared.metric, prepared.p)
-        _Tiles(Q, prepared.X, k, p, out).run()
+        _Tiles(Q, prepared.X, k, minkowski_p(prepared.metric, prepared.p), out).run()
     return out
 
 
