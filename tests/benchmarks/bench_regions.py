@@ -4,7 +4,8 @@ Run on demand: ``python tests/benchmarks/bench_regions.py``. The work of a new r
 ``KNNClassifier(k=15).fit(X, y).predict(grid)`` on a 300 × 300 grid with the default algorithm,
 against ``KNeighborsClassifier(15, algorithm="kd_tree")`` fit + predict; medians of wall times
 run alternately, one BLAS/OpenMP thread. Also the k player's table (``neighbour_table`` for the
-largest k) and a re-vote for a new k. Prints ours / sklearn / ratio and the goal of issue 12.
+largest k) and a re-vote for a new k, and the table as the k-NN page builds it for new points
+(120 × 120 cells, K from the payload budget). Prints ours / sklearn / ratio and the goal of issue 12.
 """
 
 import os
@@ -21,6 +22,7 @@ from sklearn.neighbors import KNeighborsClassifier  # noqa: E402
 
 from classic import datasets  # noqa: E402
 from classic.knn import KNNClassifier, neighbour_table, region_grid  # noqa: E402
+from classic.viz import knn as view  # noqa: E402
 from tests.benchmarks.bench_knn import median_time, report, side_by_side  # noqa: E402
 
 
@@ -51,6 +53,15 @@ def main() -> None:
         f"k player table 160×160 grid, n=1000, k_max=64: build {build * 1e3:.1f} ms, "
         f"{size:.1f} MiB; re-vote for a new k {revote * 1e3:.1f} ms"
     )
+    for n in (200, 1000):
+        X, y = datasets.gaussian_clusters(n // 2, random_state=2)
+        scale, offset = X.std(axis=0), X.mean(axis=0)
+        for weighted in (False, True):
+            page = median_time(lambda: view.neighbour_table(X, y, scale, offset, "euclidean", 2, weighted, X))
+            print(
+                f"the page's table, n={n}, K={view.player_size(n, weighted)}"
+                f"{' with distances' if weighted else ''}: {page * 1e3:.1f} ms"
+            )
 
 
 if __name__ == "__main__":
