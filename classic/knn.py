@@ -103,6 +103,10 @@ def vote(
     """
     labels = np.asarray(labels)
     n = len(labels)
+    if labels.shape[1] == 1:  # one neighbour (weight 1 whatever the weights): all its class's, no tie
+        shares = np.zeros((n, n_classes))
+        shares[np.arange(n), labels[:, 0]] = 1.0
+        return labels[:, 0].astype(np.intp), shares, np.zeros(n, dtype=bool)
     w = None if weights == "uniform" else relative_weights(distances, weights, bandwidth).ravel()
     cells = (np.arange(n)[:, None] * n_classes + labels).ravel()
     by_row = np.bincount(cells, w, minlength=n * n_classes).reshape(n, n_classes)
