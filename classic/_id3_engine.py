@@ -223,7 +223,8 @@ class Training:
         """
         k, n_features, n_nodes = self.n_classes, len(self.numeric), len(may)
         every = bool(may.all())
-        scores = None if every and not self.order else np.full((n_nodes, n_features), -np.inf)
+        mixed = bool(self.order) and len(self.categorical) > 0  # else one kind gives every score
+        scores = np.full((n_nodes, n_features), -np.inf) if mixed else None
         tables = LevelTables(self)
         if len(self.categorical):  # the nodes that may split: their tables scored in one call
             here = slice(None) if every else may[node]  # (the other nodes' rows are not counted)
@@ -235,9 +236,10 @@ class Training:
             found = score(known, missing)
             branches = np.add.reduce(np.logical_or.reduce(known, axis=3), axis=2)
             found[branches < 2] = -np.inf  # one branch: no test
-            if scores is None:
+            if every and not mixed:
                 scores = found
             else:
+                scores = np.full((n_nodes, n_features), -np.inf) if scores is None else scores
                 scores[may[:, None] & (self.numeric_position < 0)] = found.ravel()
         if self.order:
             node_of_row = np.full(len(self.y), n_nodes, dtype=np.int64)  # n_nodes: not growing
@@ -247,8 +249,15 @@ class Training:
             group, threshold, gap, counts, missing = self.sorted.candidates(node_of_row, n_nodes, k, True)
             found = score(counts, missing[group])
             best = first_best(group, found, n_nodes * len(numeric), tolerance).reshape(n_nodes, -1)
-            if len(found):
-                scores[:, numeric] = np.where(best >= 0, found[np.maximum(best, 0)], -np.inf)
+            found = (
+                np.where(best >= 0, found[np.maximum(best, 0)], -np.inf)
+                if len(found)
+                else np.full(best.shape, -np.inf)
+            )
+            if mixed:
+                scores[:, numeric] = found
+            else:
+                scores = found
             tables.best, tables.threshold, tables.gap, tables.counts = best, threshold, gap, counts
             tables.lost = missing.reshape(n_nodes, -1)
         return scores, tables
