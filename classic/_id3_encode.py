@@ -60,7 +60,9 @@ def read_table(X: np.ndarray, missing_value: str) -> tuple[np.ndarray, list[np.n
     if points is not None:  # one character a value: the values present, by one bincount
         size, m = int(points.max()) + 1, X.shape[1]
         present = np.bincount((points + np.arange(m) * size).ravel(), minlength=m * size).reshape(m, size)
-        seen = [[chr(c) for c in np.flatnonzero(row).tolist()] for row in present]
+        seen: list[list[str]] = [[] for _ in range(m)]
+        for j, c in zip(*(a.tolist() for a in present.nonzero()), strict=True):  # by column, code point
+            seen[j].append(chr(c))
         # numbers() decides wherever a value might be a number: a lone character is one only if
         # it is a decimal digit (what float() reads; alone, "." or "e" are not numbers).
         parsed = [

@@ -73,9 +73,9 @@ class FlatTree:
             at = np.concatenate([test[0] for test in self._tests])
             self.feature[at] = np.concatenate([test[1] for test in self._tests])
             self.share[at] = np.concatenate([test[3] for test in self._tests])
-            for where, _, tests, _ in self._tests:
-                if tests is not None:
-                    self.threshold[where], self.low[where], self.high[where] = tests.T
+            if self._tests[0][2] is not None:  # (None at every level when no feature is numeric)
+                tests = np.concatenate([test[2] for test in self._tests])
+                self.threshold[at], self.low[at], self.high[at] = tests.T
             splits = self.feature >= 0  # the splits in the order they were made: by id
             self.step = np.where(splits, splits.cumsum() - 1, -1)
             self._tests = []

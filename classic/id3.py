@@ -232,7 +232,8 @@ class ID3(Estimator):
             cell = node * width + branch
             if lost is not None:  # rows missing the value go the way most known rows went
                 known = np.bincount(cell[~lost], minlength=len(ids) * width).reshape(-1, width)
-                cell[lost] = node[lost] * width + known.argmax(axis=1)[node[lost]]
+                at = node[lost]
+                cell[lost] = at * width + known.argmax(axis=1)[at]
             counts = np.bincount(cell * k + y[rows], minlength=len(ids) * width * k).reshape(
                 len(ids), width, k
             )
