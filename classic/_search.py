@@ -18,6 +18,7 @@ the same distance the lower index comes first, and is kept when they straddle th
 
 from __future__ import annotations
 
+import math
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -96,9 +97,8 @@ class TrainingSet:
 def chunk_rows(n: int, dims: int, bytes_per_pair: int, n_queries: int) -> int:
     """Query rows per chunk of a brute-force search over n training points of ``dims`` features.
 
-    A chunk's ranking (rows × n) should stay in cache, but each chunk also reads the whole
-    training matrix (n × dims): with at least dims + 1 rows, that read costs no more than
-    writing the ranking. The buffer is capped at ``MAX_CHUNK_BYTES``."""
+    A chunk's ranking (rows × n) should stay in cache, but each chunk also reads the whole training
+    matrix (n × dims): with at least dims + 1 rows, that costs no more than writing the ranking."""
     rows = max(CACHE_BYTES // max(n * bytes_per_pair, 1), dims + 1, MIN_CHUNK_ROWS)
     rows = min(rows, MAX_CHUNK_BYTES // max(n * bytes_per_pair, 1))
     return int(max(1, min(rows, n_queries)))
@@ -109,7 +109,7 @@ class _Scratch(dict):
     fresh memory's page faults cost more than the arithmetic (4× a tile batch; +1 ms on Semeion)."""
 
     def __call__(self, name: str, shape: tuple, dtype: type = np.float64) -> np.ndarray:
-        size, array = int(np.prod(shape)), self.get((name, dtype), np.empty(0, dtype))
+        size, array = math.prod(shape), self.get((name, dtype), np.empty(0, dtype))
         if array.size < size:
             if (array := np.empty(max(size, 2 * array.size), dtype)).nbytes <= KEPT_BYTES:
                 self[name, dtype] = array
