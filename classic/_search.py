@@ -315,10 +315,9 @@ _HALVES = np.array([[0, 0], [0, 1], [1, 0], [1, 1]])  # the quarters' lower-left
 
 
 class _Tiles:
-    """The search of :func:`tile_neighbors`. Queries are sorted by Morton code: every tile is a
-    range of them. A level's tiles keep their candidates in one flat array (tile t's ascending
-    at ``offsets[t]``, ``counts[t]`` of them), their ``reach`` (the candidates lie within it of
-    the centre) and ``kth`` (a bound on the k-th distance from the centre)."""
+    """The search of :func:`tile_neighbors`. Queries are sorted by Morton code: every tile is a range
+    of them. A level's tiles keep their candidates in one flat array (tile t's ascending at ``offsets[t]``,
+    ``counts[t]`` of them), a ``reach`` (they lie within it of the centre) and ``kth`` (its bound)."""
 
     def __init__(self, Q: np.ndarray, X: np.ndarray, k: int, p: float, out: tuple) -> None:
         n, m, dims = len(X), len(Q), X.shape[1]
@@ -351,7 +350,8 @@ class _Tiles:
         n, k, p = self.n, self.k, self.p
         corner = np.zeros((1, 2), dtype=np.int64)
         code, start, end = np.zeros(1, dtype=np.int64), np.array([0]), np.array([len(self.qx)])
-        flat, counts, reach, kth = np.arange(n + 1), np.array([n]), np.array([np.inf]), np.array([np.nan])
+        flat, counts = np.arange(n + 1, dtype=np.int32), np.array([n])
+        reach, kth = np.array([np.inf]), np.array([np.nan])
         for level in range(self.levels + 1):
             offsets = np.cumsum(counts) - counts
             tiles = (corner, code, start, end, flat, offsets, counts, reach)
@@ -375,7 +375,7 @@ class _Tiles:
                 return
             arrays = map(np.concatenate, zip(*children, strict=True))
             corner, code, start, end, flat, counts, reach, kth = arrays
-            flat = np.append(flat, n)
+            flat = np.append(flat, np.int32(n))  # int32: a level's candidates take half the memory
 
     def _cut(self, chosen: np.ndarray, tiles: tuple, w: np.ndarray, codes: np.ndarray) -> tuple:
         """Quarter these tiles: (the tiles whose cut saves nothing, their quarters' arrays)."""
@@ -427,14 +427,14 @@ class _Tiles:
         return distance * self.margin[0] + self.margin[1]
 
     def _answer(self, leaves: np.ndarray, tiles: tuple, h: float) -> None:
-        """Measure the queries of these tiles against their candidates, in batches of items of
-        at most ``ITEM_QUERIES`` queries of one tile."""
+        """Measure the queries of these tiles against their candidates, in batches of items of at
+        most ``ITEM_QUERIES`` queries of one tile (fewer for wide tiles: memory stays bounded)."""
         _, _, start, end, flat, offsets, counts, reach = tiles
-        parts = -(-(end[leaves] - start[leaves]) // ITEM_QUERIES)
-        tile = np.repeat(leaves, parts)
-        first = np.arange(len(tile)) - np.repeat(np.cumsum(parts) - parts, parts)
-        first = start[tile] + first * ITEM_QUERIES
-        last = np.minimum(first + ITEM_QUERIES, end[tile])
+        size = np.clip(BATCH // counts[leaves], 1, ITEM_QUERIES)  # queries per item: wide tiles take fewer
+        parts = -(-(end[leaves] - start[leaves]) // size)
+        tile, size = np.repeat(leaves, parts), np.repeat(size, parts)
+        first = start[tile] + (np.arange(len(tile)) - np.repeat(np.cumsum(parts) - parts, parts)) * size
+        last = np.minimum(first + size, end[tile])
         by = np.lexsort((counts[tile], last - first))  # a batch's items pad to its most queries
         tile, first, last = tile[by], first[by], last[by]
         for batch in _batches(counts[tile], (last - first) * counts[tile], last - first):
@@ -454,7 +454,7 @@ class _Tiles:
             cap = None if np.isinf(cap).any() else np.repeat(cap, rows)[:, None]
             columns, values = sorted_smallest(ranking, self.k, cap, self.scratch)
             columns += np.arange(0, candidates.size, width).repeat(rows)[:, None]
-            found = np.take(candidates.ravel(), columns, out=self.scratch("found", columns.shape, np.intp))
+            found = np.take(candidates.ravel(), columns, out=self.scratch("found", columns.shape, np.int32))
             rows = self.order[queries.ravel()]  # padding repeats a tile's last query: same answer
             self.out[0][rows], self.out[1][rows] = values, found
 
