@@ -306,6 +306,8 @@ def _neighbours_of_each_other(X: np.ndarray, k: int, metric: str, p: float) -> t
     """For every training point, its k nearest other points (itself left out, even among duplicates)."""
     distances, indices = nearest_neighbors(X, X, min(k + 1, len(X)), metric, p)
     others = indices != np.arange(len(X))[:, None]
+    if np.count_nonzero(others) == others.size - len(X):  # each row holds itself once: drop it
+        return distances[others].reshape(len(X), -1), indices[others].reshape(len(X), -1)
     keep = np.argsort(~others, axis=1, kind="stable")[:, : indices.shape[1] - 1]
     return np.take_along_axis(distances, keep, axis=1), np.take_along_axis(indices, keep, axis=1)
 
