@@ -124,6 +124,27 @@ def test_scaling_and_algorithm_on_weight_and_height(scaling, algorithm):
     assert (caption_accuracy(at) < 85) == (scaling == "none")
 
 
+def test_the_chosen_search_finds_the_query_and_the_fastest_paints_and_scores(monkeypatch):
+    """Every search gives the same answers; a k-d tree asked for k ≈ n by every point of 1000 took
+    seconds (the widget fuzz: 3.9 s a rerun). Only the query goes through the chosen one."""
+    from classic.kdtree import KDTree
+
+    asked = []
+    query = KDTree.query
+    monkeypatch.setattr(KDTree, "query", lambda self, *a, **kw: asked.append(1) or query(self, *a, **kw))
+    at = open_page(
+        "knn", params={"knn_points": 1000, "knn_algorithm": "kdtree", "knn_tab": "Accuracy against k"}
+    )
+    asked.clear()
+    at.slider(key="knn_k").set_value(1000).run()
+    assert_no_exception(at)
+    assert len(asked) == 1  # this run's one query
+    brute = open_page("knn", params={"knn_points": 1000, "knn_algorithm": "brute"})
+    brute.slider(key="knn_k").set_value(1000).run()
+    assert caption_accuracy(at) == caption_accuracy(brute)
+    assert [str(m.value) for m in at.metric] == [str(m.value) for m in brute.metric]
+
+
 @pytest.mark.parametrize("name", [n for n in lesson.DATA_NAMES if n != lesson.YOURS])
 def test_every_data_set_has_exactly_n_points(name):
     at = open_page("knn")
