@@ -34,7 +34,16 @@ from conftest import CHROMIUM, CHROMIUM_FLAGS, open_page  # noqa: E402
 from run_load import start_server  # noqa: E402
 
 DONE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
-RUNNING = '[data-testid="stApp"][data-test-script-state="running"]'
+# Every script state the page passes through, in order (a rerun quicker than Playwright's polling
+# would otherwise go unseen, and the wait for "running" would time out: 2 s counted for a 30 ms rerun).
+STATES = """
+window.__states = [];
+new MutationObserver(records => {
+  for (const r of records) {
+    if (r.attributeName === 'data-test-script-state') window.__states.push(r.oldValue, r.target.getAttribute(r.attributeName));
+  }
+}).observe(document, {subtree: true, attributes: true, attributeOldValue: true, attributeFilter: ['data-test-script-state']});
+"""
 IMAGES_LOADED = "Array.from(document.images).every(image => image.complete)"
 
 
@@ -105,11 +114,14 @@ def server_times(item: Interaction, repeat: int) -> list[float]:
     return times
 
 
-def _wait_done(page, timeout_ms: float = 120_000) -> None:
-    try:
-        page.wait_for_selector(RUNNING, timeout=2000)
-    except Exception:
-        pass  # too quick to see, or no rerun at all
+def _wait_done(page, seen: int | None = None, timeout_ms: float = 120_000) -> None:
+    """Wait until the script is done and the images are loaded; with ``seen`` (the number of
+    states recorded before the interaction), first until a run started after it."""
+    if seen is not None:
+        try:
+            page.wait_for_function(f"window.__states.slice({seen}).includes('running')", timeout=2000)
+        except Exception:
+            pass  # no rerun at all
     page.wait_for_selector(DONE, timeout=timeout_ms)
     page.wait_for_function(IMAGES_LOADED, timeout=timeout_ms)
 
@@ -121,9 +133,10 @@ def browser_times(context, base: str, run_log: Path, item: Interaction, repeat: 
     times, server = [], []
     for n in range(repeat + 1):
         mark = time.time()
+        seen = page.evaluate("window.__states.length")
         started = time.perf_counter()
         item.browser_step(page, n)
-        _wait_done(page)
+        _wait_done(page, seen)
         elapsed = time.perf_counter() - started
         if n:
             times.append(elapsed)
@@ -190,6 +203,7 @@ def main(argv: list[str] | None = None) -> int:
                     executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS
                 )
                 context = browser.new_context(viewport={"width": 1400, "height": 1000})
+                context.add_init_script(STATES)
                 for item in rows:
                     try:
                         times, server = browser_times(context, base, run_log, item, args.repeat)
