@@ -233,7 +233,7 @@ def split_steps(model: Any, levels: list[tuple], nodes: list[Node]) -> list[Spli
     """The ``SplitStep`` of each split, from what each level recorded while growing."""
     steps = []
     for tables, rows, node, chosen, ids, available in levels:
-        ordered = rows[np.argsort(node, kind="stable")]  # each node's rows, in row order
+        ordered = rows[np.lexsort((rows, node))]  # each node's rows, in row order
         ends = np.cumsum(np.bincount(node, minlength=len(ids))).tolist()
         for i in np.flatnonzero(chosen >= 0).tolist():
             here, columns = ordered[ends[i - 1] if i else 0 : ends[i]], np.flatnonzero(available[i]).tolist()

@@ -196,6 +196,7 @@ class ID3(Estimator):
     # _choose(node, available features, scores of all features) -> feature or None.
     _may_split: Any = None
     _choose: Any = None
+    _fuse_numbers = True  # numbers only, none missing: engine.NumericGrowth (False: the loop below)
 
     def _grow(self, codes: np.ndarray, values: np.ndarray, y: np.ndarray) -> None:
         """Breadth first, one level at a time: score all its nodes' candidates together, then split.
@@ -205,14 +206,22 @@ class ID3(Estimator):
         """
         k = len(self.classes_)
         self._class_names = [str(c) for c in self.classes_]
+        counts = np.bincount(y, minlength=k)[None]
+        score = partial(_score, criterion=self.criterion)
+        plain = self._fuse_numbers and self._may_split is None and self._choose is None
+        numbers = values is not None and self.numeric_.all() and not np.isnan(values).any()
+        if plain and numbers and not self._empty_children:
+            self._tree = FlatTree(k, 2)  # numbers only, none missing: the same growth, fused
+            self._tree.add(np.array([-1]), np.array([0]), counts, 0)
+            growth = engine.NumericGrowth(values, y, k)
+            self._levels = growth.grow(self._tree, score, self.max_depth, self.min_gain, TOLERANCE)
+            return self._compile()
         data = engine.Training(codes, values, y, self.numeric_, self._encoding.branches, k)
         self._tree = tree = FlatTree(k, max(data.width - 1, 2))
-        self._levels: list[tuple] = []  # what each level's splits recorded, for steps_
-        counts = np.bincount(y, minlength=k)[None]
+        self._levels = []  # what each level's splits recorded, for steps_
         ids = tree.add(np.array([-1]), np.array([0]), counts, 0)
         rows, node = np.arange(len(y)), np.zeros(len(y), np.int64)
         available, width = np.ones((1, codes.shape[1]), bool), tree.width
-        score = partial(_score, criterion=self.criterion)
         for depth in itertools.count():
             may = self._splittable(ids, available, counts, depth)
             if not may.any():

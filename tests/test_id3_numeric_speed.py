@@ -126,3 +126,80 @@ def test_a_numeric_column_missing_at_every_row_of_a_node_has_no_candidate():
         [np.argsort(X[:, 0])], X, np.array([0, 1, 0]), np.zeros(3, int), 1, 2
     )
     assert len(group) == 0 and missing.tolist() == [2]
+
+
+class _Unfused(ID3):
+    """ID3 grown by the general loop (categorical features, missing values, DrawnTree's hooks)."""
+
+    _fuse_numbers = False
+
+
+def _everything(tree: ID3, X: np.ndarray) -> dict:
+    """Every fitted attribute, the flat arrays, the nodes, the split tables and the predictions
+    (each as its repr: floats compared to the last bit)."""
+    flat = tree._tree.flush()
+    names = "parent slot depth feature step threshold low high counts child share pruned".split()
+    found = {name: getattr(flat, name)[: flat.size].tolist() for name in names}
+    found["fitted"] = (
+        tree.n_nodes_,
+        tree.n_leaves_,
+        tree.depth_,
+        tree.classes_.tolist(),
+        tree.numeric_.tolist(),
+    )
+    found["categories"] = [c.tolist() for c in tree.categories_]
+    found["nodes"] = [
+        (n.id, n.depth, n.counts, n.label, n.feature, n.threshold, n.children, n.shares, n.step)
+        for n in tree._iter_nodes()
+    ]
+    found["steps"] = [
+        (
+            s.node.id,
+            s.rows.tolist(),
+            s.columns,
+            s.chosen,
+            [vars(c) | {"score": c.score} for c in s.candidates()],
+        )
+        for s in tree.steps_
+    ]
+    found["predictions"] = (tree.predict(X).tolist(), tree.predict_proba(X).tolist(), tree.apply(X).tolist())
+    found["rules"] = tree.rules()
+    return {key: repr(value) for key, value in found.items()}
+
+
+def _numeric_tables():
+    from classic import compare, datasets
+
+    yield datasets.moons(1000, 0.3, 0)
+    for name in ("Spiral", "Gaussian clusters", "XOR"):
+        yield compare.DATASETS[name](300, 1)
+    for seed in range(16):
+        rng = np.random.default_rng(seed)
+        n, m = int(rng.integers(1, 200)), int(rng.integers(1, 4))
+        X = np.round(rng.normal(size=(n, m)), seed % 3)  # ties: few distinct values
+        if seed % 4 == 0:
+            X = np.concatenate([X, X])  # every row twice
+        y = rng.integers(0, 1 + seed % 4, len(X))  # one class when seed % 4 == 0
+        yield X, y
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"criterion": "gini"},
+        {"criterion": "gain_ratio"},
+        {"max_depth": 3},
+        {"min_gain": 0.05},
+        {"min_gain": -1},
+    ],
+)
+def test_the_fused_numeric_growth_grows_the_general_loops_tree_bit_for_bit(params):
+    from classic._id3_engine import NumericLevel
+
+    for X, y in _numeric_tables():
+        fused, general = ID3(**params).fit(X, y), _Unfused(**params).fit(X, y)
+        assert all(isinstance(level[0], NumericLevel) for level in fused._levels)
+        assert not any(isinstance(level[0], NumericLevel) for level in general._levels)
+        mine, theirs = _everything(fused, X), _everything(general, X)
+        assert [key for key in theirs if mine[key] != theirs[key]] == []
