@@ -107,23 +107,28 @@ def thresholds_in_groups(
     run_end = new_group[1:].copy()
     run_end[:-1] |= value[1:] != value[:-1]
     ends = run_end.nonzero()[0]
+    bounds = np.empty(len(ends) + 1, np.int64)  # each run's first position, then n
+    bounds[0] = 0
+    np.add(ends, 1, out=bounds[1:])
     changes = np.empty(n, np.int64)  # label changes up to each position
     changes[0] = 0
-    (label[1:] != label[:-1]).cumsum(out=changes[1:])
-    starts = ends.copy()  # each run's first position (after the previous run's end)
-    starts[0], starts[1:] = 0, ends[:-1] + 1
-    at = ends[:-1]
-    at = at[~new_group[at + 1] & (changes[ends[1:]] != changes[starts[:-1]])]
+    np.add.accumulate(label[1:] != label[:-1], dtype=np.int64, out=changes[1:])
+    # Between run r and r + 1 (the positions ends[r] and bounds[r + 1]): a candidate if both are
+    # in one group and a label changes from run r's first position to run r + 1's last.
+    differ = changes.take(ends[1:]) != changes.take(bounds[:-2])
+    keep = np.greater(differ, new_group.take(bounds[1:-1]))  # differ and not a new group
+    at = ends[:-1].compress(keep)
+    after = at + 1
     if len(at) == 0:
         return None
     # Class counts: running totals per class (a row a position), read at each candidate and at
     # its group's ends: left = up to the candidate, right = after it.
     cum = np.empty((n_classes, n + 1), np.int64)  # [class, position] (a cumsum along rows is fast)
     cum[:, 0] = 0
-    np.add.accumulate(label == np.arange(n_classes)[:, None], axis=1, dtype=np.int64, out=cum[:, 1:])
+    np.add.accumulate(label == _CLASSES[:n_classes], axis=1, dtype=np.int64, out=cum[:, 1:])
     first = new_group.nonzero()[0]
     which = first.searchsorted(at, "right")  # (take: much faster than cum[:, index])
-    low, here, high = (cum.take(i, axis=1) for i in (first[which - 1], at + 1, first[which]))
+    low, here, high = (cum.take(i, axis=1) for i in (first.take(which - 1), after, first.take(which)))
     tables = np.empty((len(at), 2, n_classes), np.int64)
     np.subtract(here, low, out=tables[:, 0].T)
     np.subtract(high, here, out=tables[:, 1].T)
@@ -136,7 +141,7 @@ def midpoints(value: np.ndarray, at: np.ndarray) -> tuple[np.ndarray, np.ndarray
     return (gap[:, 0] + gap[:, 1]) / 2, gap
 
 
-_PAIR = np.array([0, 1])
+_PAIR, _CLASSES = np.array([0, 1]), np.arange(256)[:, None]  # (more classes: a slice is shorter)
 
 
 def _no_candidates(n_classes: int, missing: np.ndarray) -> tuple:
@@ -171,7 +176,8 @@ def threshold_candidates(
 def first_best(node: np.ndarray, score: np.ndarray, n_nodes: int, tolerance: float) -> np.ndarray:
     """For each node, the index of its first candidate within ``tolerance`` of its best (−1: none);
     ``node`` is sorted (candidates come grouped by node, lowest threshold first)."""
-    out = np.full(n_nodes, -1, dtype=np.int64)
+    out = np.empty(n_nodes, dtype=np.int64)
+    out.fill(-1)
     if len(node) == 0:
         return out
     new = np.empty(len(node), dtype=bool)
@@ -349,7 +355,7 @@ class NumericGrowth:
     """
 
     def __init__(self, values: np.ndarray, y: np.ndarray, n_classes: int):
-        self.values, self.y, self.n_classes = values, y, n_classes
+        self.values, self.y, self.n_classes = np.ascontiguousarray(values), y, n_classes
         m = values.shape[1]
         # What LevelTables reads of a Training: every feature numeric, in column order.
         self.position, self.numeric_position, self.branches = {}, np.arange(m), [[]] * m
@@ -374,12 +380,13 @@ class NumericGrowth:
                 break
             at, tables = found
             scored = score(tables, 0)
-            best = first_best(group[at], scored, m * size, tolerance).reshape(m, size)
+            best = first_best(group.take(at), scored, m * size, tolerance).reshape(m, size)
             scores = np.where(best >= 0, scored[best], -np.inf).T  # [node, feature]
             top = np.maximum.reduce(scores, axis=1)
             chosen = (scores >= (top - tolerance)[:, None]).argmax(axis=1)
             split = top > min_gain + tolerance
-            if not split.any():
+            splits = split.nonzero()[0]
+            if len(splits) == 0:
                 break
             pick = best[chosen, nodes[:size]]  # each node's candidate (where it splits)
             tests = np.empty((size, 3))  # τ, and the values it lies between
@@ -390,32 +397,37 @@ class NumericGrowth:
             rows = len(row) // m  # the first feature's entries: each growing row once
             level = NumericLevel(self, best.T, at, value, tables)
             levels.append((level, row[:rows], node[:rows].copy(), chosen, ids, everywhere[:size]))
-            # The splits and their children (a threshold leaves rows on both sides).
-            at = split.nonzero()[0]
-            parts = tables[pick[at]]
+            # The splits and their children (a threshold leaves rows on both sides: no empty child).
+            parts = tables[pick[splits]]
             known = np.add.reduce(parts, axis=2)
-            share = known / np.maximum(np.add.reduce(known, axis=1), 1)[:, None]
-            tree.split(ids[at], chosen[at], tests[at], share)
-            parent, slot, counts = np.repeat(ids[at], 2), slots[: 2 * len(at)], parts.reshape(-1, k)
+            share = known / np.add.reduce(known, axis=1)[:, None]
+            tree.split(ids[splits], chosen[splits], tests[splits], share)
+            parent, slot, counts = ids[splits].repeat(2), slots[: 2 * len(splits)], parts.reshape(-1, k)
             children = tree.add(parent, slot, counts, depth + 1)
             tree.link(parent, slot, children)
             depth += 1
-            sizes = np.add.reduce(counts, axis=1)
+            sizes = known.reshape(-1)
             grows = np.maximum.reduce(counts, axis=1) < sizes
-            if (max_depth is not None and depth >= max_depth) or not grows.any():
+            count = np.count_nonzero(grows)
+            if (max_depth is not None and depth >= max_depth) or count == 0:
                 break
             # Each entry's child: x > τ at its node; the children that may split renumbered, the
             # others past every kept group (their entries sort last and are cut off).
-            count = int(np.count_nonzero(grows))
-            following = np.full((size, 2), m * count)
-            following[at] = np.where(grows, grows.cumsum() - 1, m * count).reshape(-1, 2)
-            right = values[row, chosen[node]] > tests[:, 0][node]
-            node = following[node, right.view(np.int8)]
+            following = np.empty((size, 2), np.int64)
+            following.fill(m * count)
+            following[splits] = np.where(grows, grows.cumsum() - 1, m * count).reshape(-1, 2)
+            right = values.take(row * m + chosen.take(node)) > tests[:, 0].take(node)  # (flat: take is fast)
+            node = following.take(2 * node + right)
             key = feature * count + node
             keep = (key.astype(np.int16) if 2 * m * count < 2**15 else key).argsort(kind="stable")
             keep = keep[: m * int(np.dot(sizes, grows))]
             entries[3] = node
-            entries, value, group, ids = entries.take(keep, axis=1), value[keep], key[keep], children[grows]
+            entries, value, group, ids = (
+                entries.take(keep, axis=1),
+                value.take(keep),
+                key.take(keep),
+                children[grows],
+            )
         return levels
 
 
