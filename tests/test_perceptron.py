@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from classic import datasets
+from classic import perceptron as perceptron_module
 from classic._validation import NotFittedError
 from classic.perceptron import (
     DualPerceptron,
@@ -27,6 +28,8 @@ from classic.perceptron_lessons import (
 )
 from classic.viz import perceptron as viz
 from classic.viz import theme
+
+scan = perceptron_module._one_pass  # the scan in use, kept before any test replaces it
 
 PAGE_DATA = {  # the data sets the page offers, by seed
     "separable": lambda seed: datasets.linearly_separable(25, seed),
@@ -283,6 +286,131 @@ def test_fit_gives_the_plain_loops_history_bit_for_bit(data, max_epochs, rate):
         assert model.coef_.tobytes() == last[:-1].tobytes() and model.intercept_ == last[-1]
     pocket = Perceptron(max_epochs=max_epochs, learning_rate=rate, pocket=True).fit(X, y)
     assert pocket.update_points_.tolist() == points and pocket.cycle_ == cycle  # the pocket only watches
+
+
+def one_pass_before(rows, steps, v):
+    """``classic.perceptron._one_pass`` before issue #12 (first mistake by ``argmax`` of
+    margins ≤ 0, numpy adds): the reference the faster scan must equal bit for bit."""
+    mistakes, position, size = [], 0, 128
+    while position < len(rows):
+        margins = rows[position : position + size].dot(v)
+        first = (margins <= 0.0).argmax()
+        if margins[first] > 0:
+            position, size = position + size, 2 * size
+            continue
+        position += int(first)
+        v = v + steps[position]
+        mistakes.append(position)
+        position, size = position + 1, 128
+    return mistakes, v
+
+
+def checked_one_pass(rows, steps, v):
+    """The scan, checked against the reference on the same pass."""
+    found, after = scan(rows, steps, v)
+    expected, expected_after = one_pass_before(rows, steps, v)
+    assert found == expected and after.tobytes() == expected_after.tobytes()
+    return found, after
+
+
+FITTED = ("weights_history_", "update_points_", "update_epochs_", "mistakes_per_epoch_", "cycle_")
+FITTED += ("converged_", "n_epochs_", "n_updates_", "coef_", "intercept_", "pocket_mistakes_")
+
+
+def fitted(model):
+    """Every fitted attribute, arrays as (dtype, shape, bytes)."""
+    values = {name: getattr(model, name, None) for name in FITTED}
+    return {k: (x.dtype, x.shape, x.tobytes()) if isinstance(x, np.ndarray) else x for k, x in values.items()}
+
+
+def on_the_line(seed):
+    """Integer points, a third of them on x + y = 1, labelled at random there: margins exactly 0."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-3, 4, size=(90, 2)).astype(float)
+    X[::3, 1] = 1 - X[::3, 0]
+    return X, np.where(X.sum(axis=1) == 1, rng.integers(0, 2, 90), X.sum(axis=1) > 1)
+
+
+SCANNED = {  # data sets for the scan: ties, duplicates, tiny and huge margins, block edges
+    "separable 25": lambda seed: datasets.linearly_separable(25, seed),
+    "separable 3000": lambda seed: datasets.linearly_separable(3000, seed),
+    "separable 129": lambda seed: datasets.linearly_separable(129, seed),
+    "separable 385": lambda seed: datasets.linearly_separable(385, seed),
+    "clusters": lambda seed: datasets.gaussian_clusters(300, ((-1, -1), (1, 1)), 1.2, seed),
+    "xor": lambda seed: datasets.xor(),
+    "noisy xor": lambda seed: datasets.xor(40, 0.12, seed),
+    "tied grid": tied_grid,
+    "on the line": on_the_line,
+    "duplicates": lambda seed: (np.repeat(tied_grid(seed)[0], 3, axis=0), np.repeat(tied_grid(seed)[1], 3)),
+    "subnormal": lambda seed: (
+        datasets.linearly_separable(200, seed)[0] * 1e-310,
+        datasets.linearly_separable(200, seed)[1],
+    ),
+    "huge": lambda seed: (datasets.xor(40, 0.12, seed)[0] * 1e306, datasets.xor(40, 0.12, seed)[1]),
+    "1 feature": lambda seed: (
+        X := np.random.default_rng(seed).normal(size=(40, 1)),
+        (X[:, 0] > 0.3).astype(int),
+    ),
+    "5 features": lambda seed: (
+        X := np.random.default_rng(seed).normal(size=(300, 5)),
+        (X.sum(axis=1) > 0).astype(int),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(SCANNED))
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"learning_rate": 0.3},
+        {"learning_rate": 7.0},
+        {"shuffle": True, "random_state": 4},
+        {"pocket": True},
+    ],
+    ids=["plain", "rate 0.3", "rate 7", "shuffled", "pocket"],
+)
+def test_scan_gives_the_reference_history_bit_for_bit(name, params, monkeypatch):
+    """Every pass of the scan equals the reference's (mistakes and v to the bit), and so does
+    every fitted attribute: history, passes, cycle, result and pocket."""
+    for seed in range(3):
+        X, y = SCANNED[name](seed)
+        with np.errstate(all="ignore"):
+            monkeypatch.setattr(perceptron_module, "_one_pass", one_pass_before)
+            expected = fitted(Perceptron(max_epochs=40, **params).fit(X, y))
+            monkeypatch.setattr(perceptron_module, "_one_pass", checked_one_pass)
+            assert fitted(Perceptron(max_epochs=40, **params).fit(X, y)) == expected
+
+
+@pytest.mark.parametrize("columns", [1, 2, 3, 4, 6])
+@pytest.mark.parametrize("n", [1, 2, 127, 128, 129, 300, 1000])
+def test_scan_decides_zero_tiny_huge_infinite_and_nan_margins_as_the_reference(columns, n):
+    """Margins +0, −0, subnormal, huge, ±inf and NaN (whose sign bytes say too little), from
+    many states v, at every block edge."""
+    rng = np.random.default_rng(n * 10 + columns)
+    specials = [0.0, -0.0, 5e-324, -5e-324, 1e-310, 1e308, -1e308, np.inf, -np.inf, np.nan, 1.0, -1.0]
+    for trial in range(20):
+        if trial % 2:  # integers: exact ties
+            rows, v = (
+                rng.integers(-2, 3, (n, columns)) * 1.0,
+                rng.choice([0.0, -0.0, 1.0, -2.0, 0.5], columns),
+            )
+        else:
+            rows, v = rng.choice(specials, (n, columns)), rng.choice(specials[:10], columns)
+        with np.errstate(all="ignore"):
+            steps = rng.choice([0.5, 1.0, 3.0]) * rows
+            found, after = scan(rows, steps, v)
+            expected, expected_after = one_pass_before(rows, steps, v)
+        assert found == expected and after.tobytes() == expected_after.tobytes()
+
+
+def test_scan_keeps_the_references_blocks():
+    """A block of one row is a dot product of two vectors, whose sum may round differently: here
+    (with OpenBLAS on x86-64) the last point's margin is 0 alone and 4.4e-16 in a block of two."""
+    point = [0.5436249914654229, 0.9350724237877682, 1.0]
+    rows = np.array([[1.0, 0.0, 0.0], point])  # the first is a mistake, then the last is scanned alone
+    v = np.array([-6.232744625373522 - 1.0, 0.413259793472436, 3.001847907038538])
+    assert scan(rows, rows, v)[0] == one_pass_before(rows, rows, v)[0]
 
 
 def test_shuffled_fit_matches_a_plain_loop_over_the_same_orders():
