@@ -180,11 +180,13 @@ def first_best(node: np.ndarray, score: np.ndarray, n_nodes: int, tolerance: flo
     out.fill(-1)
     if len(node) == 0:
         return out
-    new = np.empty(len(node), dtype=bool)
-    new[0] = True
-    np.not_equal(node[1:], node[:-1], out=new[1:])
-    starts = new.nonzero()[0]
-    best = np.maximum.reduceat(score, starts).take(new.cumsum() - 1)  # each candidate's node's best
+    n = len(node)
+    new = np.empty(n + 1, dtype=bool)  # a node's candidates start at each True (and end at n)
+    new[0] = new[n] = True
+    np.not_equal(node[1:], node[:-1], out=new[1:n])
+    bounds = new.nonzero()[0]
+    starts = bounds[:-1]
+    best = np.maximum.reduceat(score, starts).repeat(bounds[1:] - starts)  # each candidate's node's best
     near = (score >= best - tolerance).nonzero()[0]  # (scores are finite: a node's best is near)
     out[node.take(starts)] = near.take(near.searchsorted(starts))
     return out
@@ -381,9 +383,9 @@ class NumericGrowth:
             at, tables = found
             scored = score(tables, 0)
             best = first_best(group.take(at), scored, m * size, tolerance).reshape(m, size)
-            scores = np.where(best >= 0, scored[best], -np.inf).T  # [node, feature]
-            top = np.maximum.reduce(scores, axis=1)
-            chosen = (scores >= (top - tolerance)[:, None]).argmax(axis=1)
+            scores = np.where(best >= 0, scored.take(best), -np.inf)  # [feature, node]
+            top = np.maximum.reduce(scores, axis=0)
+            chosen = (scores >= top - tolerance).argmax(axis=0)
             split = top > min_gain + tolerance
             splits = split.nonzero()[0]
             if len(splits) == 0:
@@ -413,9 +415,11 @@ class NumericGrowth:
                 break
             # Each entry's child: x > τ at its node; the children that may split renumbered, the
             # others past every kept group (their entries sort last and are cut off).
-            following = np.empty((size, 2), np.int64)
+            following, renumbered = np.empty((size, 2), np.int64), np.empty(2 * len(splits), np.int64)
             following.fill(m * count)
-            following[splits] = np.where(grows, grows.cumsum() - 1, m * count).reshape(-1, 2)
+            renumbered.fill(m * count)
+            renumbered[grows] = nodes[:count]
+            following[splits] = renumbered.reshape(-1, 2)
             right = values.take(row * m + chosen.take(node)) > tests[:, 0].take(node)  # (flat: take is fast)
             node = following.take(2 * node + right)
             key = feature * count + node

@@ -43,7 +43,7 @@ class FlatTree:
         """New nodes at ``depth`` (children of ``parent``, or the root when −1); returns their ids."""
         start = self.size
         self.size += len(parent)
-        self._made.append((parent, slot, counts, np.full(len(parent), depth)))
+        self._made.append((parent, slot, counts, depth))
         return np.arange(start, self.size)
 
     def split(self, at: np.ndarray, feature: np.ndarray, tests: np.ndarray | None, share: np.ndarray) -> None:
@@ -59,12 +59,15 @@ class FlatTree:
         """Writes what growth handed over into the arrays; returns the tree."""
         if self._made:
             new = self.size - len(self.parent)
-            pieces = list(zip(*self._made, strict=True))
-            for name, part in zip(("parent", "slot", "counts", "depth"), pieces, strict=True):
-                setattr(self, name, np.concatenate([getattr(self, name), *part]))
-            for name, fill in (("feature", -1), ("step", -1), ("threshold", np.nan), ("low", np.nan)):
-                setattr(self, name, np.concatenate([getattr(self, name), np.full(new, fill)]))
-            self.high = np.concatenate([self.high, np.full(new, np.nan)])
+            parent, slot, counts, depth = zip(*self._made, strict=True)
+            self.parent = np.concatenate([self.parent, *parent])
+            self.slot = np.concatenate([self.slot, *slot])
+            self.counts = np.concatenate([self.counts, *counts])
+            self.depth = np.concatenate([self.depth, np.repeat(depth, [len(p) for p in parent])])
+            none, unknown = np.full(new, -1), np.full(new, np.nan)
+            for name, fill in (("feature", none), ("step", none), ("threshold", unknown), ("low", unknown)):
+                setattr(self, name, np.concatenate([getattr(self, name), fill]))
+            self.high = np.concatenate([self.high, unknown])
             self.child = np.concatenate([self.child, np.full((new, self.width), -1)])
             self.share = np.concatenate([self.share, np.zeros((new, self.width))])
             self.pruned = np.concatenate([self.pruned, np.zeros(new, bool)])

@@ -68,7 +68,11 @@ def _classes(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         y = y.astype(str)
         classes = np.array(sorted(set(y.tolist())), dtype=y.dtype)  # a set: few labels, many rows
         return classes, classes.searchsorted(y)
-    values, codes = np.unique(y, return_inverse=True)
+    if y.dtype.kind == "i" and len(y) and 0 <= y.min() and y.max() < 2 * len(y):  # (sort-free)
+        present = np.bincount(y) > 0  # np.unique's values and inverse, from a count per integer
+        values, codes = present.nonzero()[0].astype(y.dtype), (present.cumsum() - 1).take(y)
+    else:
+        values, codes = np.unique(y, return_inverse=True)
     names = values.astype(str)
     order = np.argsort(names, kind="stable")  # "10" sorts before "9"
     rank = np.empty_like(order)

@@ -203,3 +203,22 @@ def test_the_fused_numeric_growth_grows_the_general_loops_tree_bit_for_bit(param
         assert not any(isinstance(level[0], NumericLevel) for level in general._levels)
         mine, theirs = _everything(fused, X), _everything(general, X)
         assert [key for key in theirs if mine[key] != theirs[key]] == []
+
+
+def test_integer_labels_read_without_sorting_equal_np_unique():
+    from classic.id3 import _classes
+
+    rng = np.random.default_rng(0)
+    for y in [
+        rng.integers(0, 12, 50),
+        np.array([5, 9, 10, 100, 9], np.int32),
+        rng.integers(-3, 3, 20),
+        [7] * 4,
+    ]:
+        y = np.asarray(y)
+        values, codes = np.unique(y, return_inverse=True)
+        names = values.astype(str)
+        order = np.argsort(names, kind="stable")  # "10" before "9", as the classes are strings
+        classes, found = _classes(y)
+        assert classes.tolist() == names[order].tolist() and classes.dtype == names.dtype
+        assert (classes[found] == y.astype(str)).all() and found.dtype == codes.dtype
