@@ -373,7 +373,8 @@ class NumericGrowth:
         value, row = np.take_along_axis(values.T, order, axis=1).ravel(), order.ravel()
         entries = np.stack([row, self.y[row], np.repeat(np.arange(m), n), np.zeros(n * m, np.int64)])
         group, ids, depth = entries[2], np.zeros(1, np.int64), 0  # ids: the growing nodes'
-        slots, nodes, everywhere = np.tile(_PAIR, n), np.arange(n), np.ones((n, m), bool)
+        nodes, everywhere = np.arange(2 * n), np.ones((n, m), bool)
+        made, last = [], 0  # each level's splits; the last id given
         while True:
             row, label, feature, node = entries
             size = len(ids)
@@ -403,11 +404,9 @@ class NumericGrowth:
             parts = tables[pick[splits]]
             known = np.add.reduce(parts, axis=2)
             share = known / np.add.reduce(known, axis=1)[:, None]
-            tree.split(ids[splits], chosen[splits], tests[splits], share)
-            parent, slot, counts = ids[splits].repeat(2), slots[: 2 * len(splits)], parts.reshape(-1, k)
-            children = tree.add(parent, slot, counts, depth + 1)
-            tree.link(parent, slot, children)
-            depth += 1
+            counts, depth = parts.reshape(-1, k), depth + 1
+            made.append((ids[splits], chosen[splits], tests[splits], share, counts, depth))
+            children, last = nodes[last + 1 : last + 1 + len(counts)], last + len(counts)
             sizes = known.reshape(-1)
             grows = np.maximum.reduce(counts, axis=1) < sizes
             count = np.count_nonzero(grows)
@@ -432,6 +431,13 @@ class NumericGrowth:
                 key.take(keep),
                 children[grows],
             )
+        if made:  # every level's splits into the tree at once (their children: ids 1, 2, … in order)
+            at, feature, tests, share, counts, depth = zip(*made, strict=True)
+            depth = np.repeat(depth, [len(c) for c in counts])
+            at, feature, tests, share, counts = map(np.concatenate, (at, feature, tests, share, counts))
+            tree.split(at, feature, tests, share)
+            parent, slot = at.repeat(2), np.tile(_PAIR, len(at))
+            tree.link(parent, slot, tree.add(parent, slot, counts, depth))
         return levels
 
 

@@ -39,8 +39,9 @@ class FlatTree:
         self._tests: list[tuple] = []
         self._links: list[tuple] = []
 
-    def add(self, parent: np.ndarray, slot: np.ndarray, counts: np.ndarray, depth: int) -> np.ndarray:
-        """New nodes at ``depth`` (children of ``parent``, or the root when −1); returns their ids."""
+    def add(self, parent: np.ndarray, slot: np.ndarray, counts: np.ndarray, depth: Any) -> np.ndarray:
+        """New nodes at ``depth`` (one for all, or each one's; children of ``parent``, or the root when
+        −1); returns their ids."""
         start = self.size
         self.size += len(parent)
         self._made.append((parent, slot, counts, depth))
@@ -63,7 +64,14 @@ class FlatTree:
             self.parent = np.concatenate([self.parent, *parent])
             self.slot = np.concatenate([self.slot, *slot])
             self.counts = np.concatenate([self.counts, *counts])
-            self.depth = np.concatenate([self.depth, np.repeat(depth, [len(p) for p in parent])])
+            lengths = [len(p) for p in parent]
+            if all(isinstance(d, int) for d in depth):  # one np.repeat rather than an array a level
+                each = [np.repeat(depth, lengths)]
+            else:
+                each = [
+                    np.full(n, d) if isinstance(d, int) else d for d, n in zip(depth, lengths, strict=True)
+                ]
+            self.depth = np.concatenate([self.depth, *each])
             none, unknown = np.full(new, -1), np.full(new, np.nan)
             for name, fill in (("feature", none), ("step", none), ("threshold", unknown), ("low", unknown)):
                 setattr(self, name, np.concatenate([getattr(self, name), fill]))
