@@ -18,6 +18,7 @@ Reading a table is in :mod:`classic._id3_encode`; the grown tree and its router 
 
 from __future__ import annotations
 
+import math
 from functools import cached_property
 from typing import Any
 
@@ -31,7 +32,10 @@ def categorical_counts(
 ) -> np.ndarray:
     """``counts[node, feature, slot, class]`` of the rows at each node: ``cells[row, feature]`` is
     the row's cell in a node's block of ``shape = (features, slots, classes)``; one bincount."""
-    block = int(np.prod(shape))
+    block = math.prod(shape)
+    if n_nodes * block <= MAX_CELLS:  # one bincount
+        index = cells.take(rows, axis=0) + (node * block)[:, None]
+        return np.bincount(index.ravel(), minlength=n_nodes * block).reshape(n_nodes, *shape)
     out = np.empty((n_nodes, *shape), dtype=np.int64)
     step = max(1, MAX_CELLS // max(block, 1))
     for start in range(0, n_nodes, step):
@@ -265,7 +269,8 @@ class Training:
                 (tables.known, tables.missing) if every else (tables.known[may], tables.missing[may])
             )
             found = score(known, missing)
-            branches = np.add.reduce(np.logical_or.reduce(known, axis=3), axis=2)
+            # Each test's branches with a row (einsum: reductions over short axes are slow in numpy).
+            branches = np.einsum("tfv->tf", (np.einsum("tfvk->tfv", known) > 0).view(np.int8))
             found[branches < 2] = -np.inf  # one branch: no test
             if every and not mixed:
                 scores = found
@@ -402,10 +407,9 @@ class NumericGrowth:
             levels.append((level, row[:rows], node[:rows].copy(), chosen, ids, everywhere[:size]))
             # The splits and their children (a threshold leaves rows on both sides: no empty child).
             parts = tables[pick[splits]]
-            known = np.add.reduce(parts, axis=2)
-            share = known / np.add.reduce(known, axis=1)[:, None]
+            known = np.add.reduce(parts, axis=2)  # rows a branch
             counts, depth = parts.reshape(-1, k), depth + 1
-            made.append((ids[splits], chosen[splits], tests[splits], share, counts, depth))
+            made.append((ids[splits], chosen[splits], tests[splits], known, counts, depth))
             children, last = nodes[last + 1 : last + 1 + len(counts)], last + len(counts)
             sizes = known.reshape(-1)
             grows = np.maximum.reduce(counts, axis=1) < sizes
@@ -432,10 +436,10 @@ class NumericGrowth:
                 children[grows],
             )
         if made:  # every level's splits into the tree at once (their children: ids 1, 2, … in order)
-            at, feature, tests, share, counts, depth = zip(*made, strict=True)
+            at, feature, tests, known, counts, depth = zip(*made, strict=True)
             depth = np.repeat(depth, [len(c) for c in counts])
-            at, feature, tests, share, counts = map(np.concatenate, (at, feature, tests, share, counts))
-            tree.split(at, feature, tests, share)
+            at, feature, tests, known, counts = map(np.concatenate, (at, feature, tests, known, counts))
+            tree.split(at, feature, tests, known / np.add.reduce(known, axis=1)[:, None])  # the shares
             parent, slot = at.repeat(2), np.tile(_PAIR, len(at))
             tree.link(parent, slot, tree.add(parent, slot, counts, depth))
         return levels
