@@ -8,15 +8,14 @@ from classic.knn import METRICS, WEIGHTS, KNNClassifier, knn_textbook, metric_su
 from classic.viz import knn as view
 from classic.viz import knn_lesson as lesson
 from pages._ui import present, shared, url
+from pages._ui.knn_tables import table_for
 from pages._ui.lesson import Step, compare_link, how_it_works, seed_input, try_this
 from pages._ui.players import component_player
 from pages._ui.points import user_points
 from pages._ui.shell import ensure_app_shell
 
-# Bounded caches shared by every session: a neighbour table is at most view.PAYLOAD_BYTES.
-neighbour_table = st.cache_data(max_entries=8, show_spinner="Finding neighbours…")(view.neighbour_table)
+# Bounded caches shared by every session (the neighbour tables and accuracy: pages/_ui/shared.py).
 server_map = st.cache_data(max_entries=8, show_spinner="Voting every cell on the server…")(view.region_map)
-accuracy = st.cache_data(max_entries=16, show_spinner="Accuracy for every k…")(view.accuracy_view)
 kdtree = st.cache_data(max_entries=16, show_spinner="Building the k-d tree…")(view.kdtree_view)
 edited = st.cache_data(max_entries=16, show_spinner="Editing the points…")(lesson.edited)
 edit_accuracy = st.cache_data(max_entries=16)(lesson.edit_accuracy)
@@ -36,7 +35,7 @@ def from_player() -> None:  # the player's k, a click or the end of a drag
 
 
 ensure_app_shell()
-bound = {"bind": "query-params"}
+bound, DEFAULT = {"bind": "query-params"}, lesson.DEFAULTS
 st.title("k-nearest neighbours")
 st.write(
     "A point takes the majority label of the k training points nearest to it. Scrub k under the map: at "
@@ -46,9 +45,9 @@ top, below = st.container(), st.container()  # the map first; your points' widge
 with st.sidebar:
     name = st.selectbox("Data", lesson.DATA_NAMES, key="knn_data", on_change=new_data, **bound)
     fixed, yours = name not in lesson.MANY_CLASSES, name == lesson.YOURS
-    n_classes = st.slider("Classes", 2, 5, 3, key="knn_classes", disabled=fixed, **bound)
-    n_points = st.slider("Points", 20, 1000, 100, 10, key="knn_points", disabled=yours, **bound)
-    seed = seed_input("knn_seed")
+    n_classes = st.slider("Classes", 2, 5, DEFAULT["classes"], key="knn_classes", disabled=fixed, **bound)
+    n_points = st.slider("Points", 20, 1000, DEFAULT["points"], 10, key="knn_points", disabled=yours, **bound)
+    seed = seed_input("knn_seed", DEFAULT["seed"])
     if yours:
         st.toggle("A click on the map adds a point", key="knn_add", **bound)
 if yours:
@@ -63,7 +62,9 @@ classes, y_all = np.unique(y_raw, return_inverse=True)
 class_names = [f"class {c}" for c in classes]
 with st.sidebar:
     metric = st.selectbox("Metric", METRICS, key="knn_metric", **bound)
-    p = st.slider("p (Minkowski)", 1.0, 10.0, 3.0, 0.5, key="knn_p", disabled=metric != "minkowski", **bound)
+    p = st.slider(
+        "p (Minkowski)", 1.0, 10.0, DEFAULT["p"], 0.5, key="knn_p", disabled=metric != "minkowski", **bound
+    )
     scaling = st.selectbox("Scaling", list(lesson.SCALERS), key="knn_scaling", **bound)
     scale, offset = lesson.scaling(scaling, X)
     edit = st.selectbox(lesson.EDIT_LABEL, list(lesson.EDITS), key="knn_edit", **bound)
@@ -72,12 +73,14 @@ with st.sidebar:
     if "knn_k_set" in ss or ss.get("knn_k", 1) > n:
         ss.knn_k = min(ss.pop("knn_k_set", n), n)
     wanted, remade, ss.knn_k_max = ss.get("knn_k"), ss.get("knn_k_max", n) != n, n
-    k = st.slider("k (neighbours)", 1, n, min(8, n), key="knn_k", **bound)
+    k = st.slider("k (neighbours)", 1, n, min(DEFAULT["k"], n), key="knn_k", **bound)
     if remade and wanted not in (None, k) and not getattr(get_script_run_ctx(), "is_history_navigation", 0):
         ss.knn_k_set = wanted  # a new n remade the slider: it took the link's k over a Try-this k
         st.rerun()
     weights = st.selectbox("Weights", WEIGHTS, key="knn_weights", help="1, 1/d, 1/d², exp(−d²/h²)", **bound)
-    h = st.slider("Bandwidth h", 0.05, 5.0, 1.0, key="knn_bandwidth", disabled=weights != "gaussian", **bound)
+    h = st.slider(
+        "Bandwidth h", 0.05, 5.0, DEFAULT["h"], key="knn_bandwidth", disabled=weights != "gaussian", **bound
+    )
     kd_ok = minkowski_p(metric, p) is not None
     algorithms = ("auto", "brute", "kdtree") if kd_ok else ("auto", "brute")
     algorithm = st.selectbox("Search (same answers)", algorithms, key="knn_algorithm", **bound)
@@ -107,18 +110,15 @@ with right:
     st.download_button("Points (CSV)", lambda: view.points_csv(X_all, y_raw), "knn-points.csv", key="knn_csv")
 with left:
     weighted = weights != "uniform"
-    table_id, table = neighbour_table(X, y, scale, offset, metric, p, weighted, X_all)
-    far = k > view.player_size(len(X), weighted)
+    fields, table = table_for(X, y, scale, offset, metric, p, weighted, X_all, k)
+    far = k > fields["fullK"]
     winners = server_map(X, y, scale, offset, params, X_all) if far else None
     mode = "add" if yours and st.session_state.get("knn_add") else "query"
-    shown = dict(mode=mode, present=present.is_on(), tableId=table_id)
+    shown = dict(mode=mode, present=present.is_on(), **fields)
     header = view.player_header(
         X, y, class_names, model, (scale, offset), query, (X_all[dropped], y_all[dropped]), **shown
     )
-    needed = st.session_state.get("knn_sent") != table_id  # the browser keeps the tables it was sent
-    needed |= (st.session_state.get("knn_player") or {}).get("need") == table_id
-    st.session_state.knn_sent = table_id
-    data = view.player_payload(header, table=table if needed else None, winners=winners)
+    data = view.player_payload(header, table=table, winners=winners)
     on = dict(on_k_change=from_player, on_click_change=from_player, on_need_change=lambda: None)
     component_player("knn_player.html")(data=data, key="knn_player", default={"k": k}, **on)
     if len(dropped):
@@ -132,7 +132,7 @@ accuracy_tab, tree_tab = st.tabs(
     ["Accuracy against k", "k-d tree"], key="knn_tab", on_change="rerun", **bound
 )
 if accuracy_tab.open:
-    spec, best_k, best = accuracy(Xs, y, seed, metric, p, weights, h)
+    spec, best_k, best = shared.knn_accuracy(Xs, y, seed, metric, p, weights, h)
     present.chart(accuracy_tab, spec, width="stretch", alt=lesson.ACCURACY_ALT)
     accuracy_tab.write(lesson.accuracy_note(best_k, best))
 if tree_tab.open and not kd_ok:

@@ -32,6 +32,7 @@ SERVER_RESOLUTION = 60  # the map for a k beyond the player's K, voted on the se
 ASPECT = 0.75  # the map's height over its width, on screen
 # The grid's neighbour table sent to the browser, at most: a larger K costs over 1 s to search at n = 1000.
 PAYLOAD_BYTES = 4 * 2**20
+PREVIEW = 64  # neighbours per cell in the table sent first when the full one is large
 
 
 def view_grid(X: np.ndarray, resolution: int = RESOLUTION) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -71,6 +72,28 @@ def player_size(n: int, weighted: bool) -> int:
     return int(max(1, min(n, PAYLOAD_BYTES // per_neighbour)))
 
 
+def table_sizes(n: int, weighted: bool, k: int) -> tuple[int, int]:
+    """(K of the table to send now, K of the full table).
+
+    A full table of over 2 × ``PREVIEW`` neighbours per cell takes a while to find and to send
+    (at n = 1000, K = 291: 80 ms and 4 MiB), so while k ≤ ``PREVIEW`` a preview of the first
+    ``PREVIEW`` neighbours goes first: the map for this k at once, the full table (scrubbing up
+    to K) when the player asks for it after painting.
+    """
+    full = player_size(n, weighted)
+    return (PREVIEW if full > 2 * PREVIEW and k <= PREVIEW else full), full
+
+
+def table_id(X, y, scale, offset, metric: str, p: float, weighted: bool, box, K: int) -> str:
+    """The id of ``neighbour_table(X, y, scale, offset, metric, p, weighted, box, K)``, from its
+    inputs: known before the table is built, so the page can name a table the browser may hold."""
+    digest = hashlib.sha256(repr((metric, float(p), bool(weighted), int(K), np.shape(X))).encode())
+    for part in (X, scale, offset, box):
+        digest.update(np.ascontiguousarray(part, dtype=np.float64).tobytes())
+    digest.update(np.ascontiguousarray(y, dtype=np.int64).tobytes())
+    return digest.hexdigest()[:24]  # SHA-256 has CPU instructions: 2× blake2b
+
+
 def neighbour_table(
     X: np.ndarray,
     y: np.ndarray,
@@ -80,22 +103,20 @@ def neighbour_table(
     p: float,
     weighted: bool,
     box: np.ndarray,
-) -> tuple[str, bytes]:
-    """The grid's neighbour table and its id: K labels per cell (uint8), then K float32 distances
-    if weighted, for every cell of ``view_grid(X)`` row by row from the bottom-left corner.
+    K: int,
+) -> bytes:
+    """The grid's neighbour table: K labels per cell (uint8), then K float32 distances if
+    weighted, for every cell of ``view_grid(box)`` row by row from the bottom-left corner.
 
     ``X`` in original units; distances are measured after x' = (x − offset) / scale, as the
     classifier does; the grid covers ``box`` (all the points, also those an editing dropped).
-    The id (a digest of the table) lets the browser keep a table it already has.
     """
     _, _, grid = view_grid(box)
-    found = knn.neighbour_table(
-        (grid - offset) / scale, (X - offset) / scale, player_size(len(X), weighted), metric, p
-    )
+    found = knn.neighbour_table((grid - offset) / scale, (X - offset) / scale, K, metric, p)
     table = np.take(np.asarray(y).astype(np.uint8), found.indices).tobytes()  # 2× faster than y[...]
     if weighted:
         table += b"\0" * (-len(table) % 4) + found.distances.tobytes()
-    return hashlib.sha256(table).hexdigest()[:24], table  # SHA-256 has CPU instructions: 2× blake2b
+    return table
 
 
 def region_map(X: np.ndarray, y: np.ndarray, scale, offset, params: dict, box: np.ndarray) -> bytes:
@@ -141,8 +162,9 @@ def player_header(
 
     ``X``, ``y`` are the classifier's points, measured after x' = (x − offset) / scale with
     ``scaling`` = (scale, offset); ``dropped`` the points an editing removed (drawn hollow; the
-    map's box covers them too). ``settings`` (``mode``: "query" or "add", ``present``,
-    ``tableId``) are passed on as they are.
+    map's box covers them too). ``settings`` (``mode``: "query" or "add", ``present``, and the
+    table's ``tableId`` and ``K`` with the full table's ``fullId`` and ``fullK``) are passed on
+    as they are.
     """
     scale, offset = scaling
     xs, ys, _ = view_grid(np.vstack([X, dropped[0]]))
@@ -150,7 +172,7 @@ def player_header(
     p = minkowski_p(model.metric, model.p)
     return {
         "k": int(model.k),
-        "K": player_size(len(X), weighted),
+        "K": player_size(len(X), weighted),  # the table's (the page sets it for a preview)
         "n": len(X),
         "weighted": weighted,
         "weights": model.weights,

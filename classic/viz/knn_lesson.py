@@ -24,6 +24,8 @@ UNSCALED = "Weight and height (unscaled)"
 YOURS = "Your points"
 DATA_NAMES = (POST, CLUSTERS, "Concentric circles", "Moons", "XOR", "Spiral", UNSCALED, YOURS)
 MANY_CLASSES = (CLUSTERS, "Spiral")  # the data sets whose number of classes can be chosen
+# The page's first view (its other controls start at the first entry of their menus).
+DEFAULTS = {"points": 100, "classes": 3, "seed": 0, "k": 8, "p": 3.0, "h": 1.0}
 SCALERS = {"none": None, "min-max": MinMaxScaler, "standardise": StandardScaler}
 QUERY_LIMIT = 1e6  # a query beyond ±1e6 on an axis is clipped: squared distances would overflow float32
 # Where the query starts: the post's own query for its data, else the middle of the data.

@@ -27,6 +27,8 @@ from streamlit.logger import get_logger
 from threadpoolctl import threadpool_limits
 
 from classic import compare, digits
+from classic.knn import METRICS, WEIGHTS
+from classic.viz import knn as knn_view
 from classic.viz import knn_lesson, tree_lesson
 from classic.viz import perceptron as perceptron_view
 
@@ -37,6 +39,10 @@ knn_steps = st.cache_data(show_spinner=False)(knn_lesson.try_this_steps)
 tree_steps = st.cache_data(show_spinner=False)(tree_lesson.try_this_steps)
 perceptron_steps = st.cache_data(show_spinner=False)(perceptron_view.try_this_steps)
 compare_questions = st.cache_data(show_spinner="Preparing the questions…")(compare.questions)
+
+# The k-NN page's (4 MiB at most) and its accuracy curves; the default view's are warmed below.
+knn_table = st.cache_data(max_entries=8, show_spinner="Finding neighbours…")(knn_view.neighbour_table)
+knn_accuracy = st.cache_data(max_entries=16, show_spinner="Accuracy for every k…")(knn_view.accuracy_view)
 
 KS = range(1, 51)  # the digits post's plot runs to k = 50
 
@@ -83,6 +89,7 @@ def _warm() -> float:
 
     for constant in (knn_steps, tree_steps, perceptron_steps, compare_questions):
         constant()
+    _warm_knn()
     data = load_semeion()
     if data is not None:  # without the data set the digits page says so; nothing to warm
         for _, params in digits.RUNGS:  # the ladder, and each of its searches without the blur
@@ -96,6 +103,17 @@ def _warm() -> float:
 
     alt.Chart().mark_point().encode(x="x:Q").to_dict()
     return time.perf_counter() - started
+
+
+def _warm_knn() -> None:
+    """The k-NN page's default view, as the page computes it: its first table and accuracy curves."""
+    lesson, view, d = knn_lesson, knn_view, knn_lesson.DEFAULTS
+    X, labels = lesson.lesson_data(lesson.DATA_NAMES[0], d["points"], d["classes"], d["seed"])
+    y = np.unique(labels, return_inverse=True)[1]
+    scale, offset = lesson.scaling(next(iter(lesson.SCALERS)), X)
+    K = view.table_sizes(len(X), WEIGHTS[0] != "uniform", d["k"])[0]
+    knn_table(X, y, scale, offset, METRICS[0], d["p"], WEIGHTS[0] != "uniform", X, K)
+    knn_accuracy((X - offset) / scale, y, d["seed"], METRICS[0], d["p"], WEIGHTS[0], d["h"])
 
 
 @asynccontextmanager

@@ -126,6 +126,17 @@ def _wait_done(page, seen: int | None = None, timeout_ms: float = 120_000) -> No
     page.wait_for_function(IMAGES_LOADED, timeout=timeout_ms)
 
 
+def _settle(page, quiet_s: float = 0.5) -> None:
+    """Wait until no script run has started for ``quiet_s`` (a player's follow-up rerun, such as the
+    k player asking for its full neighbour table after painting a preview, ends before the next step)."""
+    for _ in range(40):
+        seen = page.evaluate("window.__states.length")
+        time.sleep(quiet_s)
+        if page.evaluate("window.__states.length") == seen:
+            break
+    _wait_done(page)
+
+
 def browser_times(context, base: str, run_log: Path, item: Interaction, repeat: int) -> tuple[list, list]:
     page = context.new_page()
     page.goto(f"{base}/{item.page}?{urlencode(item.setup)}")
@@ -138,6 +149,7 @@ def browser_times(context, base: str, run_log: Path, item: Interaction, repeat: 
         item.browser_step(page, n)
         _wait_done(page, seen)
         elapsed = time.perf_counter() - started
+        _settle(page)  # not timed
         if n:
             times.append(elapsed)
             runs = [json.loads(line) for line in run_log.read_text().splitlines() if line.strip()]

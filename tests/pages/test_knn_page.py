@@ -78,6 +78,27 @@ def test_a_rerun_sends_the_table_once(page):
     page.selectbox(key="knn_metric").set_value("euclidean").run()
 
 
+def test_new_data_at_n_1000_send_a_preview_then_the_full_table_when_the_player_asks():
+    at = open_page("knn", params={"knn_points": 1000})
+    header, parts = payload(at)
+    cells, K = view.RESOLUTION**2, view.PREVIEW
+    assert (header["K"], header["fullK"]) == (K, view.player_size(1000, False)) and header["fullK"] > 2 * K
+    preview = np.frombuffer(parts["table"], np.uint8).reshape(cells, K)
+    at.session_state["knn_player"] = {"need": header["fullId"]}  # the player's trigger, once it has painted
+    at.run()
+    header, parts = payload(at)
+    full = np.frombuffer(parts["table"], np.uint8).reshape(cells, header["fullK"])
+    assert header["tableId"] == header["fullId"] and header["K"] == header["fullK"]
+    assert np.array_equal(full[:, :K], preview)  # the same nearest neighbours, nearest first
+    at.session_state["knn_player"] = {}
+    at.slider(key="knn_k").set_value(100).run()  # beyond the preview: the browser has the full table
+    header, parts = payload(at)
+    assert header["tableId"] == header["fullId"] and "table" not in parts
+    at.number_input(key="knn_seed").increment().run()  # new data at k = 100 > PREVIEW: the full table
+    header, parts = payload(at)
+    assert header["K"] == header["fullK"] and len(parts["table"]) == cells * header["fullK"]
+
+
 @pytest.mark.parametrize("k", [1, 100])
 def test_k_at_both_ends(page, k):
     page.slider(key="knn_k").set_value(k).run()

@@ -8,7 +8,8 @@ from conftest import ROOT, assert_no_exception, open_page
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.web.server.app_discovery import discover_asgi_app
 
-from classic import compare, datasets, digits
+from classic import compare, datasets, digits, knn
+from classic.viz import knn as knn_view
 from classic.viz import knn_lesson
 from pages._ui import shared
 
@@ -28,6 +29,8 @@ def _refuse(*args, **kwargs):
     "page, owner, name",
     [
         ("knn", knn_lesson, "_grid_votes"),  # the Try-this answers' maps
+        ("knn", knn, "neighbour_table"),  # the default view's table for the k player
+        ("knn", knn_view, "leave_one_out_accuracy"),  # the default view's accuracy against k
         ("decision-tree", datasets, "load_two_tests"),  # only the Try-this steps call it by name
         ("perceptron", datasets, "xor"),  # the page's default data are separable
         ("compare", compare, "run"),  # the questions' fits
@@ -37,6 +40,8 @@ def _refuse(*args, **kwargs):
 def test_after_the_warm_start_a_first_visit_computes_none_of_the_shared_content(
     monkeypatch, page, owner, name
 ):
+    shared.knn_table.clear()  # computed by any earlier visit to /knn in this process, else
+    shared.knn_accuracy.clear()
     shared.warm()
     monkeypatch.setattr(owner, name, _refuse)
     at = open_page(page)
