@@ -40,6 +40,16 @@ def numbers(column: np.ndarray, missing_value: str) -> np.ndarray | None:
     return out
 
 
+def distinct(column: np.ndarray) -> np.ndarray:
+    """``np.unique`` of a numeric column's known values (the same sort, without its overhead)."""
+    missing = np.isnan(column)
+    known = np.sort(column[~missing] if missing.any() else column)
+    first = np.empty(len(known), dtype=bool)  # the first of each run of one value
+    first[:1] = True
+    np.not_equal(known[1:], known[:-1], out=first[1:])
+    return known[first]
+
+
 def char_codes(text: np.ndarray) -> np.ndarray | None:
     """Each value's code point when every value of a string table has at most one character
     ("" is 0), else None."""
@@ -77,7 +87,7 @@ def read_table(X: np.ndarray, missing_value: str) -> tuple[np.ndarray, list[np.n
     numeric = np.array([c is not None for c in parsed], dtype=bool)
     # A set of the column's strings is much faster than sorting them all (few distinct values).
     values = [
-        np.unique(c[~np.isnan(c)])
+        distinct(c)
         if c is not None
         else np.array(seen[j] if points is not None else sorted(set(X[:, j].astype(str).tolist())), dtype=str)
         for j, c in enumerate(parsed)

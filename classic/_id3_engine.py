@@ -108,12 +108,10 @@ def thresholds_in_groups(
     new_group = np.empty(n + 1, dtype=bool)  # a group starts at each True (and one ends at n)
     new_group[0] = new_group[n] = True
     np.not_equal(group[1:], group[:-1], out=new_group[1:n])
-    run_end = new_group[1:].copy()
-    run_end[:-1] |= value[1:] != value[:-1]
-    ends = run_end.nonzero()[0]
-    bounds = np.empty(len(ends) + 1, np.int64)  # each run's first position, then n
-    bounds[0] = 0
-    np.add(ends, 1, out=bounds[1:])
+    new_run = new_group.copy()  # a run (of one value in one group) starts at each True
+    new_run[1:n] |= value[1:] != value[:-1]
+    bounds = new_run.nonzero()[0]  # each run's first position, then n
+    ends = bounds[1:] - 1  # each run's last position
     changes = np.empty(n, np.int64)  # label changes up to each position
     changes[0] = 0
     np.add.accumulate(label[1:] != label[:-1], dtype=np.int64, out=changes[1:])
@@ -375,7 +373,7 @@ class NumericGrowth:
         if np.bincount(self.y, minlength=k).max() == n or m == 0:  # a pure root: a leaf
             return levels
         order = np.argsort(values, axis=0, kind="stable").T  # [feature, rank]: rows by value
-        value, row = np.take_along_axis(values.T, order, axis=1).ravel(), order.ravel()
+        value, row = values.take(order * m + np.arange(m)[:, None]).ravel(), order.ravel()
         entries = np.stack([row, self.y[row], np.repeat(np.arange(m), n), np.zeros(n * m, np.int64)])
         group, ids, depth = entries[2], np.zeros(1, np.int64), 0  # ids: the growing nodes'
         nodes, everywhere = np.arange(2 * n), np.ones((n, m), bool)
