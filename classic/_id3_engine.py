@@ -11,6 +11,9 @@ nodes at once and ``classic.criteria.split_scores`` scores them.
   with the count table of each, from columns sorted once per fit; ``split_scores`` then scores
   every threshold of the level in one call and ``first_best`` keeps each node's best.
 - ``Training.descend``: all splitting nodes' rows sent down their tests at once.
+- ``NumericGrowth``: the whole growth loop for a table of numbers with no missing value (the
+  /compare page's case), fused: the same tree, in fewer array passes a level
+  (``tests/test_id3_numeric_speed.py`` checks it against the general loop bit for bit).
 
 Reading a table is in :mod:`classic._id3_encode`; the grown tree and its router in
 :mod:`classic._id3_tree`.

@@ -222,3 +222,16 @@ def test_integer_labels_read_without_sorting_equal_np_unique():
         classes, found = _classes(y)
         assert classes.tolist() == names[order].tolist() and classes.dtype == names.dtype
         assert (classes[found] == y.astype(str)).all() and found.dtype == codes.dtype
+
+
+def test_a_numeric_columns_categories_are_np_unique_of_its_known_values():
+    from classic._id3_encode import distinct
+
+    rng = np.random.default_rng(1)
+    for _ in range(100):
+        column = np.round(rng.normal(size=int(rng.integers(1, 40))), int(rng.integers(0, 3)))
+        column[rng.random(len(column)) < 0.2] = np.nan
+        column[rng.random(len(column)) < 0.1] = -0.0
+        column[rng.random(len(column)) < 0.1] = 0.0
+        expected = np.unique(column[~np.isnan(column)])
+        assert distinct(column).tobytes() == expected.tobytes() and distinct(column).dtype == expected.dtype
