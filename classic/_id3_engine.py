@@ -192,7 +192,7 @@ def first_best(node: np.ndarray, score: np.ndarray, n_nodes: int, tolerance: flo
     bounds = new.nonzero()[0]
     starts = bounds[:-1]
     best = np.maximum.reduceat(score, starts).repeat(bounds[1:] - starts)  # each candidate's node's best
-    near = (score >= best - tolerance).nonzero()[0]  # (scores are finite: a node's best is near)
+    near = (score >= np.subtract(best, tolerance, out=best)).nonzero()[0]  # (scores finite: the best is near)
     out[node.take(starts)] = near.take(near.searchsorted(starts))
     return out
 
@@ -397,11 +397,8 @@ class NumericGrowth:
             splits = split.nonzero()[0]
             if len(splits) == 0:
                 break
-            pick = best[chosen, nodes[:size]]  # each node's candidate (where it splits)
-            tests = np.empty((size, 3))  # τ, and the values it lies between
-            tests[:, 1:] = value[at[pick][:, None] + _PAIR]
-            np.add(tests[:, 1], tests[:, 2], out=tests[:, 0])
-            tests[:, 0] /= 2
+            pick = best.take(chosen * size + nodes[:size])  # each node's candidate (where it splits)
+            tau, gap = midpoints(value, at.take(pick))
             chosen = np.where(split, chosen, -1)
             rows = len(row) // m  # the first feature's entries: each growing row once
             level = NumericLevel(self, best.T, at, value, tables)
@@ -410,7 +407,7 @@ class NumericGrowth:
             parts = tables[pick[splits]]
             known = np.add.reduce(parts, axis=2)  # rows a branch
             counts, depth = parts.reshape(-1, k), depth + 1
-            made.append((ids[splits], chosen[splits], tests[splits], known, counts, depth))
+            made.append((split, ids, chosen, tau, gap, known, counts, depth))  # (split rows taken at the end)
             children, last = nodes[last + 1 : last + 1 + len(counts)], last + len(counts)
             sizes = known.reshape(-1)
             grows = np.maximum.reduce(counts, axis=1) < sizes
@@ -424,7 +421,7 @@ class NumericGrowth:
             renumbered.fill(m * count)
             renumbered[grows] = nodes[:count]
             following[splits] = renumbered.reshape(-1, 2)
-            right = values.take(row * m + chosen.take(node)) > tests[:, 0].take(node)  # (flat: take is fast)
+            right = values.take(row * m + chosen.take(node)) > tau.take(node)  # (flat: take is fast)
             node = following.take(2 * node + right)
             key = feature * count + node
             keep = (key.astype(np.int16) if 2 * m * count < 2**15 else key).argsort(kind="stable")
@@ -437,9 +434,13 @@ class NumericGrowth:
                 children[grows],
             )
         if made:  # every level's splits into the tree at once (their children: ids 1, 2, … in order)
-            at, feature, tests, known, counts, depth = zip(*made, strict=True)
+            split, at, feature, tau, gap, known, counts, depth = zip(*made, strict=True)
             depth = np.repeat(depth, [len(c) for c in counts])
-            at, feature, tests, known, counts = map(np.concatenate, (at, feature, tests, known, counts))
+            split, at, feature, tau, gap, known, counts = map(
+                np.concatenate, (split, at, feature, tau, gap, known, counts)
+            )
+            tests = np.empty((len(known), 3))  # each test's τ and the values it lies between
+            at, feature, tests[:, 0], tests[:, 1:] = at[split], feature[split], tau[split], gap[split]
             tree.split(at, feature, tests, known / np.add.reduce(known, axis=1)[:, None])  # the shares
             parent, slot = at.repeat(2), np.tile(_PAIR, len(at))
             tree.link(parent, slot, tree.add(parent, slot, counts, depth))
