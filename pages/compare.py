@@ -1,6 +1,5 @@
 """Compare: one 2-D data set through the perceptron, k-NN and an ID3 tree, side by side on one scale."""
 
-import numpy as np
 import streamlit as st
 
 from classic import compare
@@ -13,7 +12,7 @@ from pages._ui.shell import ensure_app_shell
 
 ensure_app_shell()
 
-RESOLUTION = 100
+RESOLUTION = shared.COMPARE_RESOLUTION
 NAMES = ["class 0", "class 1"]
 URL = {"bind": "query-params"}
 DEFAULT = compare.DEFAULTS  # the first data set and perceptron in their lists are the defaults too
@@ -38,25 +37,6 @@ with st.sidebar:
     depth = st.slider("Tree depth (most tests on a path)", 1, 20, DEFAULT["depth"], key="cmp_depth", **URL)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
-def points(name: str, n_points: int, seed: int, flip: int) -> tuple[np.ndarray, np.ndarray]:
-    return compare.make_data(name, n_points, seed, flip)
-
-
-@st.cache_data(max_entries=96, show_spinner="Fitting…")
-def fitted(classifier: str, X: np.ndarray, y: np.ndarray, seed: int, **params) -> compare.Fitted:
-    """One classifier on the seeded split, with its regions on the grid (k-NN's are voted below)."""
-    data = compare.split(X, y, seed)
-    grid = None if classifier == "knn" else compare.box(X, RESOLUTION)[0]
-    return compare.fit(compare.make_model(classifier, data, **params), data, grid)
-
-
-# A resource, not data: the table (up to 8 MB) is only read, so it is shared rather than copied.
-@st.cache_resource(max_entries=4, show_spinner="Finding the neighbours of every pixel…")
-def neighbours(X: np.ndarray, y: np.ndarray, seed: int):
-    return compare.grid_neighbours(compare.split(X, y, seed), compare.box(X, RESOLUTION)[0])
-
-
 # On a projector the panels come first, above your points' editor; elsewhere you edit, then see.
 first, second = st.container(), st.container()
 editor_area, panel_area = (second, first) if present.is_on() else (first, second)
@@ -64,7 +44,7 @@ if name == YOURS:  # click, edit, upload; the points travel in the link as cmp_u
     with editor_area:
         X, y = user_points("cmp_user", 2, compare.make_data("XOR", 16, 1), NAMES)
 else:
-    X, y = points(name, n_points, seed, flip)
+    X, y = shared.compare_points(name, n_points, seed, flip)
 problem = compare.check_points(X, y)
 if problem:
     st.warning(problem)
@@ -72,8 +52,8 @@ if problem:
 
 data = compare.split(X, y, seed)
 params = {"perceptron": {"perceptron": kind}, "knn": {"k": k}, "tree": {"max_depth": depth}}
-results = {c: fitted(c, X, y, seed, **params[c]) for c in compare.NAMES}
-results["knn"] = compare.with_knn_regions(results["knn"], neighbours(X, y, seed), data)
+results = {c: shared.compare_fitted(c, X, y, seed, **params[c]) for c in compare.NAMES}
+results["knn"] = compare.with_knn_regions(results["knn"], shared.compare_neighbours(X, y, seed), data)
 _, low, high = compare.box(X, RESOLUTION)
 titles = {c: compare.title(c, result, kind) for c, result in results.items()}
 lines = {"perceptron": compare.line_ends(results["perceptron"].model, low, high)}

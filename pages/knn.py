@@ -102,7 +102,7 @@ with right:
     searched = KNNClassifier(**params, algorithm=algorithm).fit(Xs, y)  # a k-d tree takes s for k ≈ n
     prediction, tie, neighbours = lesson.query_view(searched, (query - offset) / scale, kept, class_names)
     st.metric("Prediction", prediction, tie, delta_color="off")
-    st.dataframe(neighbours, hide_index=True, height=min(35 * k + 38, 160 if present.is_on() else 250))
+    st.table(neighbours, hide_index=True, height=min(35 * k + 38, 160 if present.is_on() else 250))
     st.caption(f"Training accuracy at k = {k}: {model.score(Xs, y):.1%} · {len(X)} points")
     title = f"k = {k}, {metric}, {weights} weights, scaling {scaling}"
     png = lambda: view.regions_png(X, y, model, scale, offset, class_names, title)  # noqa: E731 (built on click)

@@ -44,6 +44,30 @@ compare_questions = st.cache_data(show_spinner="Preparing the questions…")(com
 knn_table = st.cache_data(max_entries=8, show_spinner="Finding neighbours…")(knn_view.neighbour_table)
 knn_accuracy = st.cache_data(max_entries=16, show_spinner="Accuracy for every k…")(knn_view.accuracy_view)
 
+# /compare's points, fits and neighbour table (its default view's are warmed below).
+COMPARE_RESOLUTION = 100  # the panels' grid, pixels a side
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def compare_points(name: str, n_points: int, seed: int, flip: int) -> tuple[np.ndarray, np.ndarray]:
+    return compare.make_data(name, n_points, seed, flip)
+
+
+@st.cache_data(max_entries=96, show_spinner="Fitting…")
+def compare_fitted(classifier: str, X: np.ndarray, y: np.ndarray, seed: int, **params) -> compare.Fitted:
+    """One classifier on the seeded split, with its regions on the grid (k-NN's are voted from
+    ``compare_neighbours``)."""
+    data = compare.split(X, y, seed)
+    grid = None if classifier == "knn" else compare.box(X, COMPARE_RESOLUTION)[0]
+    return compare.fit(compare.make_model(classifier, data, **params), data, grid)
+
+
+# A resource, not data: the table (up to 8 MB) is only read, so it is shared rather than copied.
+@st.cache_resource(max_entries=4, show_spinner="Finding the neighbours of every pixel…")
+def compare_neighbours(X: np.ndarray, y: np.ndarray, seed: int):
+    return compare.grid_neighbours(compare.split(X, y, seed), compare.box(X, COMPARE_RESOLUTION)[0])
+
+
 KS = range(1, 51)  # the digits post's plot runs to k = 50
 
 
@@ -90,6 +114,7 @@ def _warm() -> float:
     for constant in (knn_steps, tree_steps, perceptron_steps, compare_questions):
         constant()
     _warm_knn()
+    _warm_compare()
     data = load_semeion()
     if data is not None:  # without the data set the digits page says so; nothing to warm
         for _, params in digits.RUNGS:  # the ladder, and each of its searches without the blur
@@ -114,6 +139,20 @@ def _warm_knn() -> None:
     K = view.table_sizes(len(X), WEIGHTS[0] != "uniform", d["k"])[0]
     knn_table(X, y, scale, offset, METRICS[0], d["p"], WEIGHTS[0] != "uniform", X, K)
     knn_accuracy((X - offset) / scale, y, d["seed"], METRICS[0], d["p"], WEIGHTS[0], d["h"])
+
+
+def _warm_compare() -> None:
+    """/compare's default view, as the page computes it: the points, three fits, k-NN's table."""
+    d = compare.DEFAULTS
+    X, y = compare_points(d["data"], d["points"], d["seed"], d["flip"])
+    params = {
+        "perceptron": {"perceptron": d["perceptron"]},
+        "knn": {"k": d["k"]},
+        "tree": {"max_depth": d["depth"]},
+    }
+    for name in compare.NAMES:
+        compare_fitted(name, X, y, d["seed"], **params[name])
+    compare_neighbours(X, y, d["seed"])
 
 
 @asynccontextmanager

@@ -103,7 +103,7 @@ def test_new_data_at_n_1000_send_a_preview_then_the_full_table_when_the_player_a
 def test_k_at_both_ends(page, k):
     page.slider(key="knn_k").set_value(k).run()
     assert_no_exception(page)
-    assert len(page.dataframe[0].value) == k
+    assert len(page.table[0].value) == k
 
 
 def test_k_equal_to_n_on_balanced_classes_agrees_everywhere(page):

@@ -34,14 +34,16 @@ def _refuse(*args, **kwargs):
         ("decision-tree", datasets, "load_two_tests"),  # only the Try-this steps call it by name
         ("perceptron", datasets, "xor"),  # the page's default data are separable
         ("compare", compare, "run"),  # the questions' fits
+        ("compare", compare, "fit"),  # the default view's three classifiers
+        ("compare", compare, "grid_neighbours"),  # and its k-NN table
         ("digits", digits, "protocol_neighbours"),  # the Try-this curves
     ],
 )
 def test_after_the_warm_start_a_first_visit_computes_none_of_the_shared_content(
     monkeypatch, page, owner, name
 ):
-    shared.knn_table.clear()  # computed by any earlier visit to /knn in this process, else
-    shared.knn_accuracy.clear()
+    for cache in (shared.knn_table, shared.knn_accuracy, shared.compare_fitted, shared.compare_neighbours):
+        cache.clear()  # else filled by any earlier visit in this process
     shared.warm()
     monkeypatch.setattr(owner, name, _refuse)
     at = open_page(page)
