@@ -201,3 +201,14 @@ def test_the_keyboard_plays_pauses_and_steps_k(server, browser_page):
     wait_for_app(page)
     assert sidebar_k(page) == paused
     assert_no_exception_box(page)
+
+
+def test_how_it_works_opens_with_the_code_and_formulae(server, browser_page):
+    page = browser_page
+    open_knn(page, server)
+    assert page.locator('[data-testid="stCode"]').count() == 0  # nothing to load until it is opened
+    page.get_by_text("How it works", exact=True).click()
+    page.locator('[data-testid="stCode"]', has_text="def knn_textbook").wait_for()
+    page.locator(".katex").first.wait_for()
+    wait_for_app(page)
+    assert_no_exception_box(page)

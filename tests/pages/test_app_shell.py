@@ -41,6 +41,17 @@ def test_every_page_runs_and_shows_its_title(name):
     assert PAGES[name].lower() in at.title[0].value.lower()
 
 
+@pytest.mark.parametrize("name", [*PAGES, "compare"])
+def test_how_it_works_is_drawn_once_opened(name):
+    """Closed, it holds nothing (no code or formulae to load in the browser); opened, the code that ran."""
+    at = open_page(name)
+    assert [e.label for e in at.expander].count("How it works") == 1 and not at.code
+    at.session_state["how_it_works"] = True
+    at.run()
+    assert_no_exception(at)
+    assert any("def " in c.value for c in at.code)
+
+
 @pytest.fixture
 def no_data_cache():
     """Clear Streamlit's data cache before and after, so a fault is not hidden by a cached load."""

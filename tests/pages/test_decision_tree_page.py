@@ -393,6 +393,10 @@ def test_each_try_this_step_reveals_the_librarys_answer():
 
 def test_how_it_works_shows_the_textbook_id3_and_the_scoring_function():
     at = open_page("decision-tree")
+    assert not at.code and not at.latex  # drawn only once opened
+    at.session_state["how_it_works"] = True  # the student opens it: a rerun
+    at.run()
+    assert len(at.latex) == len(lesson.HOW_IT_WORKS["formulas"])
     code = " ".join(c.value for c in at.code)
     assert "def textbook_id3" in code and "def split_scores" in code
     assert "where.get(i, majority)" in code  # the printed ID3 sends rows missing a value the majority way
