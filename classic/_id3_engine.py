@@ -11,7 +11,7 @@ nodes at once and ``classic.criteria.split_scores`` scores them.
   with the count table of each, from columns sorted once per fit; ``split_scores`` then scores
   every threshold of the level in one call and ``first_best`` keeps each node's best.
 - ``Training.descend``: all splitting nodes' rows sent down their tests at once.
-- ``NumericGrowth``: the whole growth loop for a table of numbers with no missing value (the
+- ``NumericGrowth``: the whole growth loop for a table of finite numbers, none missing (the
   /compare page's case), fused: the same tree, in fewer array passes a level
   (``tests/test_id3_numeric_speed.py`` checks it against the general loop bit for bit).
 
@@ -352,8 +352,8 @@ class LevelTables:
 
 
 class NumericGrowth:
-    """ID3's growth loop (``classic.id3.ID3._grow``) fused for a table of numbers with no missing
-    value, the case the /compare page fits at every rerun: the same tree, in fewer array passes.
+    """ID3's growth loop (``classic.id3.ID3._grow``) fused for a table of finite numbers, none
+    missing (the case the /compare page fits at every rerun): the same tree, in fewer array passes.
 
     The rows of the nodes that may still split are kept as entries (row, label, feature, node)
     sorted by feature, then node, then value: a level's candidates are ``thresholds_in_groups``
@@ -368,9 +368,15 @@ class NumericGrowth:
         # What LevelTables reads of a Training: every feature numeric, in column order.
         self.position, self.numeric_position, self.branches = {}, np.arange(m), [[]] * m
 
-    def grow(self, tree: Any, score: Any, max_depth: int | None, min_gain: float, tolerance: float) -> list:
+    def grow(
+        self, tree: Any, score: Any, max_depth: int | None, min_gain: float, tolerance: float
+    ) -> list | None:
         """Grows ``tree`` (a FlatTree holding the root) level by level; returns what each level
-        recorded for ``steps_``: ``(tables, rows, node, chosen, ids, available)``."""
+        recorded for ``steps_``: ``(tables, rows, node, chosen, ids, available)``. None, the tree
+        left as it was, when a chosen midpoint τ is not below the value above it (two adjacent
+        floats: τ rounds up onto the upper one; no value here is large enough to overflow, so τ is
+        never below the lower one): ``x > τ`` then sends both one way, and only the general loop
+        follows the rows."""
         values, k = self.values, self.n_classes
         (n, m), levels = values.shape, []
         if np.bincount(self.y, minlength=k).max() == n or m == 0:  # a pure root: a leaf
@@ -399,6 +405,8 @@ class NumericGrowth:
                 break
             pick = best.take(chosen * size + nodes[:size])  # each node's candidate (where it splits)
             tau, gap = midpoints(value, at.take(pick))
+            if np.count_nonzero((tau < gap[:, 1]).take(splits)) < len(splits):
+                return None  # τ rounded onto the value above (adjacent floats): x > τ leaves a child empty
             chosen = np.where(split, chosen, -1)
             rows = len(row) // m  # the first feature's entries: each growing row once
             level = NumericLevel(self, best.T, at, value, tables)

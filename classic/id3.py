@@ -200,7 +200,7 @@ class ID3(Estimator):
     # _choose(node, available features, scores of all features) -> feature or None.
     _may_split: Any = None
     _choose: Any = None
-    _fuse_numbers = True  # numbers only, none missing: engine.NumericGrowth (False: the loop below)
+    _fuse_numbers = True  # finite numbers, none missing: engine.NumericGrowth (False: the loop below)
 
     def _grow(self, codes: np.ndarray, values: np.ndarray, y: np.ndarray) -> None:
         """Breadth first, one level at a time: score all its nodes' candidates together, then split.
@@ -213,13 +213,15 @@ class ID3(Estimator):
         counts = np.bincount(y, minlength=k)[None]
         score = partial(_score, criterion=self.criterion)
         plain = self._fuse_numbers and self._may_split is None and self._choose is None
-        numbers = values is not None and self.numeric_.all() and not np.isnan(values).any()
+        # Numbers only, none missing (NaN), infinite, or so large that a midpoint overflows.
+        numbers = values is not None and self.numeric_.all() and np.abs(values).max() < 1e307
         if plain and numbers and not self._empty_children:
-            self._tree = FlatTree(k, 2)  # numbers only, none missing: the same growth, fused
+            self._tree = FlatTree(k, 2)  # finite numbers, none missing: the same growth, fused
             self._tree.add(np.array([-1]), np.array([0]), counts, 0)
             growth = engine.NumericGrowth(values, y, k)
             self._levels = growth.grow(self._tree, score, self.max_depth, self.min_gain, TOLERANCE)
-            return self._compile()
+            if self._levels is not None:
+                return self._compile()
         data = engine.Training(codes, values, y, self.numeric_, self._encoding.branches, k)
         self._tree = tree = FlatTree(k, max(data.width - 1, 2))
         self._levels = []  # what each level's splits recorded, for steps_

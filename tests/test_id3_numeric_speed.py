@@ -235,3 +235,16 @@ def test_a_numeric_columns_categories_are_np_unique_of_its_known_values():
         column[rng.random(len(column)) < 0.1] = 0.0
         expected = np.unique(column[~np.isnan(column)])
         assert distinct(column).tobytes() == expected.tobytes() and distinct(column).dtype == expected.dtype
+
+
+def test_a_midpoint_rounded_onto_the_value_above_leaves_the_tree_to_the_general_loop():
+    # (a + b) / 2 rounds to b for these adjacent floats: x > τ sends both values left. The fused
+    # growth, which takes the children's counts from the table, hands such a table to the general
+    # loop (which follows the rows; it repeats the split until max_depth).
+    a, b = 1 + 2.0**-52, 1 + 2.0**-51
+    assert (a + b) / 2 == b
+    X = np.array([[a, 0.0], [b, 1.0], [a, 2.0], [b, 3.0], [b, 4.0]])
+    y = np.array([0, 1, 0, 1, 0])
+    fused, general = ID3(max_depth=4).fit(X, y), _Unfused(max_depth=4).fit(X, y)
+    mine, theirs = _everything(fused, X), _everything(general, X)
+    assert [key for key in theirs if mine[key] != theirs[key]] == []
