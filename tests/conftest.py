@@ -82,10 +82,11 @@ def data_home() -> Path:
 # ---------------------------------------------------------------------------------------------
 
 
-def open_page(name: str, timeout: float = 60, params: dict | None = None):
+def open_page(name: str, timeout: float = 60, params: dict | None = None, try_this: bool = True):
     """An AppTest of the whole app (``app.py``) switched to ``pages/<name>.py`` and run once.
 
-    ``params`` are the link's query parameters (a list value repeats the key).
+    ``params`` are the link's query parameters (a list value repeats the key). ``try_this``: the
+    page's "Try this" expander open, as a student opens it (its steps are drawn only when open).
     """
     from streamlit import config
     from streamlit.testing.v1 import AppTest
@@ -97,6 +98,8 @@ def open_page(name: str, timeout: float = 60, params: dict | None = None):
     for key, value in (params or {}).items():
         at.query_params[key] = value
     at.run()
+    if try_this:
+        at.session_state["try_this"] = True
     at.switch_page(f"pages/{name}.py")
     at.run()
     return at

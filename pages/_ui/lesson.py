@@ -78,10 +78,21 @@ def _url_text(value: Any) -> str:
 
 
 def try_this(page: str, steps: Sequence[Step], expanded: bool = False) -> None:
-    """The "Try this" sequence: each step sets up a view, asks, and reveals after a choice."""
+    """The "Try this" sequence: each step sets up a view, asks, and reveals after a choice.
+
+    Drawn only while open (a rerun when it opens): closed, its six dozen elements are neither
+    sent nor re-rendered on every rerun. The answers chosen are kept while it is closed.
+    """
     with st.expander(
-        f"Try this: {len(steps)} predict-then-reveal steps", expanded=expanded, icon=":material/science:"
-    ):
+        f"Try this: {len(steps)} predict-then-reveal steps",
+        expanded=expanded,
+        icon=":material/science:",
+        key="try_this",
+        on_change="rerun",
+    ) as box:
+        if not box.open:
+            return
+        answers = st.session_state.setdefault(f"{page}_try_answers", {})
         for i, step in enumerate(steps, start=1):
             st.markdown(f"**{i}. {step.title}**")
             left, right = st.columns([1, 2])
@@ -93,7 +104,10 @@ def try_this(page: str, steps: Sequence[Step], expanded: bool = False) -> None:
                 icon=":material/tune:",
             )
             right.markdown(f"[Link to this view]({step_link(page, step.setup)})")
-            choice = st.radio(step.question, list(step.options), index=None, key=f"{page}_try_{i}")
+            key, options = f"{page}_try_{i}", list(step.options)
+            chosen = answers.get(key)
+            index = options.index(chosen) if chosen in options else None
+            choice = answers[key] = st.radio(step.question, options, index=index, key=key)
             if choice is None:
                 st.caption("Choose an answer to reveal it.")
             elif choice == step.answer:

@@ -52,6 +52,23 @@ def test_how_it_works_is_drawn_once_opened(name):
     assert any("def " in c.value for c in at.code)
 
 
+def test_try_this_is_drawn_once_opened_and_keeps_the_answers_while_closed():
+    at = open_page("knn", try_this=False)
+    assert any(e.label.startswith("Try this") for e in at.expander) and not at.radio
+    at.session_state["try_this"] = True
+    at.run()
+    question = at.radio(key="knn_try_2")
+    wrong = next(option for option in question.options if option != question.options[0])
+    question.set_value(wrong).run()
+    at.session_state["try_this"] = False  # closed: its radios are not drawn
+    at.run()
+    assert not at.radio
+    at.session_state["try_this"] = True
+    at.run()
+    assert at.radio(key="knn_try_2").value == wrong and at.radio(key="knn_try_1").value is None
+    assert_no_exception(at)
+
+
 @pytest.fixture
 def no_data_cache():
     """Clear Streamlit's data cache before and after, so a fault is not hidden by a cached load."""

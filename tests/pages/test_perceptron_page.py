@@ -76,6 +76,7 @@ def open_link(**params):
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     at.query_params.update(params)
     at.run()
+    at.session_state["try_this"] = True  # its steps are drawn only when open
     at.switch_page("pages/perceptron.py")
     return at.run()
 
