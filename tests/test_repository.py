@@ -72,7 +72,12 @@ def test_every_colour_is_typed_once_in_the_theme():
     """Issue 11: one palette. A colour literal anywhere in the app, the library or the players,
     outside classic/viz/theme.py, is a second copy that will drift from the theme."""
     literal = re.compile(r"#[0-9A-Fa-f]{6}\b|#[0-9A-Fa-f]{3}\b(?![-\w])|rgba?\(\s*\d")
-    sources = [ROOT / "app.py", *ROOT.glob("pages/**/*.py"), *ROOT.glob("classic/**/*.py"), *ROOT.glob("assets/*.html")]
+    sources = [
+        ROOT / "app.py",
+        *ROOT.glob("pages/**/*.py"),
+        *ROOT.glob("classic/**/*.py"),
+        *ROOT.glob("assets/*.html"),
+    ]
     typed = [
         f"{path.relative_to(ROOT)}:{number}: {line.strip()[:80]}"
         for path in sources
