@@ -135,17 +135,22 @@ def add_point(points, click: dict[str, float], c: int):
 
 
 def query_view(model: KNNClassifier, query: np.ndarray, kept: np.ndarray, class_names: list[str]):
-    """The query's prediction, a note when its vote tied, and its neighbours as table columns.
+    """The query's prediction, a note when its vote tied, and its neighbours as a table (a pandas
+    DataFrame: ``st.table`` shows a dict's keys as no header).
 
     ``query`` is in the classifier's (scaled) space; ``kept`` maps training rows to the data's.
     """
+    import pandas as pd
+
     distances, indices = model.kneighbors(query[None])
     winner, _, tied = vote(model.y_[indices], distances, len(class_names), model.weights, model.bandwidth)
-    table = {
-        "neighbour": kept[indices[0]],
-        "class": [class_names[c] for c in model.y_[indices[0]]],
-        "distance": distances[0],
-    }
+    table = pd.DataFrame(
+        {
+            "neighbour": kept[indices[0]],
+            "class": [class_names[c] for c in model.y_[indices[0]]],
+            "distance": distances[0],
+        }
+    )
     return class_names[winner[0]], "a tie: the nearest tied neighbour's class" if tied[0] else None, table
 
 

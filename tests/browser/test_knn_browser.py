@@ -30,6 +30,8 @@ def sidebar_k(page) -> str:
 def test_the_k_player_revotes_as_its_slider_moves(server, browser_page):
     page = browser_page
     open_knn(page, server, "?knn_data=Moons&knn_points=300")
+    header = page.locator('[data-testid="stTable"] thead')  # the query's neighbours, under their names
+    assert header.inner_text().split() == ["neighbour", "class", "distance"]
     screenshot(page, "knn-player")
     # Move the player's slider once per animation frame for 1.5 s and count the maps drawn.
     frames = page.locator(f"{PLAYER} input.k").evaluate(
