@@ -11,8 +11,8 @@ nodes at once and ``classic.criteria.split_scores`` scores them.
   with the count table of each, from columns sorted once per fit; ``split_scores`` then scores
   every threshold of the level in one call and ``first_best`` keeps each node's best.
 - ``Training.descend``: all splitting nodes' rows sent down their tests at once.
-- ``NumericGrowth``: the whole growth loop for a table of finite numbers, none missing (the
-  /compare page's case), fused: the same tree, in fewer array passes a level
+- ``NumericGrowth``: the whole growth loop for a table of numbers, none missing (the /compare
+  page's case), fused: the same tree, in fewer array passes a level
   (``tests/test_id3_numeric_speed.py`` checks it against the general loop bit for bit).
 
 Reading a table is in :mod:`classic._id3_encode`; the grown tree and its router in
@@ -65,6 +65,7 @@ class Presorted:
         self.n_features, self.lost = len(orders), (seq[~known], feature[~known])  # missing: (row, feature)
         seq, feature, self.value = seq[known], feature[known], value[known]
         self.entries = np.stack([seq, feature, y[seq]])  # row, feature, label
+        self.wide = not np.abs(self.value).max(initial=0.0) < 2.0**1022  # (see midpoints)
 
     def candidates(
         self, node_of_row: np.ndarray, n_nodes: int, n_classes: int, narrow: bool = False
@@ -92,7 +93,7 @@ class Presorted:
         if found is None:
             return _no_candidates(n_classes, missing)
         at, tables = found
-        return (group[at], *midpoints(value, at), tables, missing)
+        return (group[at], *midpoints(value, at, self.wide), tables, missing)
 
 
 def thresholds_in_groups(
@@ -140,10 +141,31 @@ def thresholds_in_groups(
     return at, tables
 
 
-def midpoints(value: np.ndarray, at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(τ, gap)`` of the candidates at ``at``: ``gap = [value[at], value[at + 1]]``, τ its midpoint."""
+def midpoints(value: np.ndarray, at: np.ndarray, wide: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """``(τ, gap)`` of the candidates at ``at``: ``gap = [a, b] = [value[at], value[at + 1]]``
+    (a < b) and τ their midpoint ``(a + b) / 2``, or the lower value ``a`` where the midpoint rounds
+    onto the upper: so that ``a ≤ τ < b``, and the test ``x ≤ τ`` sends ``a`` left and ``b`` right.
+
+    ``wide``: some value is infinite or beyond ±2¹⁰²² (False: none is, ``a + b`` cannot overflow).
+    Where ``a + b`` overflows τ is ``a/2 + b/2``; it is ``a`` where τ would still not lie in
+    ``[a, b)``: adjacent floats (1 + 2⁻⁵², 1 + 2⁻⁵¹), ``b = inf``, ``a = -inf`` with ``b = inf``
+    (no midpoint). (``a = -inf`` and ``b`` finite: τ = −inf, the test ``x ≤ −inf``.)
+    """
     gap = value[at[:, None] + _PAIR]
-    return (gap[:, 0] + gap[:, 1]) / 2, gap
+    low, high = gap[:, 0], gap[:, 1]
+    if not wide:  # a ≤ (a + b) / 2 ≤ b
+        tau = (low + high) / 2
+        up = tau >= high
+        tau[up] = low[up]
+        return tau, gap
+    with np.errstate(over="ignore", invalid="ignore"):
+        tau = (low + high) / 2
+        off = ~((low <= tau) & (tau < high))  # rounded onto b, overflowed, or NaN (−inf + inf)
+        if off.any():
+            a, b = low[off], high[off]
+            half = a / 2 + b / 2  # no overflow (|a/2 + b/2| ≤ max |a|, |b|)
+            tau[off] = np.where((a <= half) & (half < b), half, a)
+    return tau, gap
 
 
 _PAIR, _CLASSES = np.array([0, 1]), np.arange(256)[:, None]  # (more classes: a slice is shorter)
@@ -171,9 +193,10 @@ def threshold_candidates(
 
     ``orders[f]`` sorts ``columns[:, f]`` (NaN last); ``node_of_row`` gives each row's node
     (``n_nodes``: none); group ``node · n_features + f``. Returns ``(group, threshold, gap, tables,
-    missing)``: per candidate its group, τ, the values it lies between (``gap[:, 0] < τ <
-    gap[:, 1]``), its ``[[left counts], [right counts]]``; per group its rows with no value. A
-    candidate lies between two consecutive distinct values unless all rows at both have one same label.
+    missing)``: per candidate its group, τ, the values it lies between (``gap[:, 0] ≤ τ <
+    gap[:, 1]``, see ``midpoints``), its ``[[left counts], [right counts]]``; per group its rows with
+    no value. A candidate lies between two consecutive distinct values unless all rows at both have
+    one same label.
     """
     return Presorted(orders, columns, y).candidates(node_of_row, n_nodes, n_classes)
 
@@ -198,11 +221,14 @@ def first_best(node: np.ndarray, score: np.ndarray, n_nodes: int, tolerance: flo
 
 
 def threshold_text(threshold: float, low: float, high: float) -> str:
-    """τ as printed: the fewest significant digits (4 at least, no exponent) strictly between the
-    values it separates, so a rule sorts every training value as the tree does."""
+    """τ as printed: the fewest significant digits (4 at least, no exponent below 1e16) strictly
+    between the values it separates, so a rule sorts every training value as the tree does (τ
+    itself, in full, where it is the lower value: see ``midpoints``)."""
     for digits in range(4, 18):
-        text = np.format_float_positional(
-            threshold, precision=digits, unique=True, fractional=False, trim="-"
+        text = (
+            np.format_float_positional(threshold, precision=digits, unique=True, fractional=False, trim="-")
+            if abs(threshold) < 1e16
+            else np.format_float_scientific(threshold, precision=digits - 1, unique=True, trim="-")
         )
         if low < float(text) < high:
             return text
@@ -352,7 +378,7 @@ class LevelTables:
 
 
 class NumericGrowth:
-    """ID3's growth loop (``classic.id3.ID3._grow``) fused for a table of finite numbers, none
+    """ID3's growth loop (``classic.id3.ID3._grow``) fused for a table of numbers (±inf too), none
     missing (the case the /compare page fits at every rerun): the same tree, in fewer array passes.
 
     The rows of the nodes that may still split are kept as entries (row, label, feature, node)
@@ -364,19 +390,16 @@ class NumericGrowth:
 
     def __init__(self, values: np.ndarray, y: np.ndarray, n_classes: int):
         self.values, self.y, self.n_classes = np.ascontiguousarray(values), y, n_classes
+        self.wide = not np.abs(values).max(initial=0.0) < 2.0**1022  # (see midpoints)
         m = values.shape[1]
         # What LevelTables reads of a Training: every feature numeric, in column order.
         self.position, self.numeric_position, self.branches = {}, np.arange(m), [[]] * m
 
-    def grow(
-        self, tree: Any, score: Any, max_depth: int | None, min_gain: float, tolerance: float
-    ) -> list | None:
+    def grow(self, tree: Any, score: Any, max_depth: int | None, min_gain: float, tolerance: float) -> list:
         """Grows ``tree`` (a FlatTree holding the root) level by level; returns what each level
-        recorded for ``steps_``: ``(tables, rows, node, chosen, ids, available)``. None, the tree
-        left as it was, when a chosen midpoint τ is not below the value above it (two adjacent
-        floats: τ rounds up onto the upper one; no value here is large enough to overflow, so τ is
-        never below the lower one): ``x > τ`` then sends both one way, and only the general loop
-        follows the rows."""
+        recorded for ``steps_``: ``(tables, rows, node, chosen, ids, available)``. A node's
+        children are its chosen table's two sides, each with rows (``midpoints`` puts τ in
+        ``[a, b)``: ``x > τ`` sends the rows as the table says), so every level's nodes are smaller."""
         values, k = self.values, self.n_classes
         (n, m), levels = values.shape, []
         if np.bincount(self.y, minlength=k).max() == n or m == 0:  # a pure root: a leaf
@@ -404,9 +427,7 @@ class NumericGrowth:
             if len(splits) == 0:
                 break
             pick = best.take(chosen * size + nodes[:size])  # each node's candidate (where it splits)
-            tau, gap = midpoints(value, at.take(pick))
-            if np.count_nonzero((tau < gap[:, 1]).take(splits)) < len(splits):
-                return None  # τ rounded onto the value above (adjacent floats): x > τ leaves a child empty
+            tau, gap = midpoints(value, at.take(pick), self.wide)  # a ≤ τ < b: x > τ sends b right
             chosen = np.where(split, chosen, -1)
             rows = len(row) // m  # the first feature's entries: each growing row once
             level = NumericLevel(self, best.T, at, value, tables)
@@ -462,14 +483,15 @@ class NumericLevel(LevelTables):
     def __init__(self, growth: NumericGrowth, best: np.ndarray, at: np.ndarray, value, tables):
         super().__init__(growth)  # type: ignore[arg-type]
         self.best, self.at, self.value, self.counts = best, at, value, tables
+        self.wide = growth.wide
 
     @cached_property
     def gap(self) -> np.ndarray:
-        return midpoints(self.value, self.at)[1]
+        return midpoints(self.value, self.at, self.wide)[1]
 
     @cached_property
     def threshold(self) -> np.ndarray:
-        return midpoints(self.value, self.at)[0]
+        return midpoints(self.value, self.at, self.wide)[0]
 
     @cached_property
     def lost(self) -> np.ndarray:

@@ -6,8 +6,9 @@ drop in Gini impurity, all computed from the split's count table by
 :func:`classic.criteria.split_scores` (the criteria are re-exported here: ``classic.id3.entropy``
 is ``classic.criteria.entropy``). A categorical feature has one child per value and is used once
 on a path; a numeric feature is tested as ``x ≤ τ`` with ``τ`` a midpoint between consecutive
-sorted values whose labels differ (the CS 886 slides' candidates), and may be tested again
-deeper. A node is a leaf, labelled by majority, when it is pure, no test is left, at the depth
+sorted values whose labels differ (the CS 886 slides' candidates), or the lower one where the
+midpoint rounds onto the upper (adjacent floats, ±inf: ``τ`` always parts the two values), and
+may be tested again deeper. A node is a leaf, labelled by majority, when it is pure, no test is left, at the depth
 limit, or when no score exceeds ``min_gain``.
 
 Missing values: while growing, rows missing the tested value go with the child most rows took;
@@ -35,6 +36,7 @@ import numpy as np
 
 from classic import _id3_engine as engine
 from classic._id3_encode import Encoding, as_table, read_table
+from classic._id3_encode import label_codes as _classes
 from classic._id3_router import Router
 from classic._id3_tree import FlatTree, Node, SplitStep, split_steps
 from classic._validation import Estimator, RandomState, check_is_fitted
@@ -59,25 +61,6 @@ MISSING = ("fractional", "branch", "majority", "value")
 def _score(counts: np.ndarray, missing: Any, criterion: str) -> np.ndarray:
     """What the criterion compares, from :func:`classic.criteria.split_scores` (the tree's one scorer)."""
     return split_scores(counts, missing, criterion)[4]
-
-
-def _classes(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``np.unique(y as strings, return_inverse=True)``: the labels as strings, sorted, and each
-    row's; integer labels are turned into strings once each rather than once a row."""
-    if y.dtype.kind not in "biu":
-        y = y.astype(str)
-        classes = np.array(sorted(set(y.tolist())), dtype=y.dtype)  # a set: few labels, many rows
-        return classes, classes.searchsorted(y)
-    if y.dtype.kind == "i" and len(y) and 0 <= y.min() and y.max() < 2 * len(y):  # (sort-free)
-        present = np.bincount(y) > 0  # np.unique's values and inverse, from a count per integer
-        values, codes = present.nonzero()[0].astype(y.dtype), (present.cumsum() - 1).take(y)
-    else:
-        values, codes = np.unique(y, return_inverse=True)
-    names = values.astype(str)
-    order = np.argsort(names, kind="stable")  # "10" sorts before "9"
-    rank = np.empty_like(order)
-    rank[order] = np.arange(len(order))
-    return names[order], rank[codes]
 
 
 def rows_with_missing(X: Any, missing_value: str = "?") -> np.ndarray:
@@ -200,7 +183,7 @@ class ID3(Estimator):
     # _choose(node, available features, scores of all features) -> feature or None.
     _may_split: Any = None
     _choose: Any = None
-    _fuse_numbers = True  # finite numbers, none missing: engine.NumericGrowth (False: the loop below)
+    _fuse_numbers = True  # numbers, none missing: engine.NumericGrowth (False: the loop below)
 
     def _grow(self, codes: np.ndarray, values: np.ndarray, y: np.ndarray) -> None:
         """Breadth first, one level at a time: score all its nodes' candidates together, then split.
@@ -213,15 +196,13 @@ class ID3(Estimator):
         counts = np.bincount(y, minlength=k)[None]
         score = partial(_score, criterion=self.criterion)
         plain = self._fuse_numbers and self._may_split is None and self._choose is None
-        # Numbers only, none missing (NaN), infinite, or so large that a midpoint overflows.
-        numbers = values is not None and self.numeric_.all() and np.abs(values).max() < 1e307
+        numbers = values is not None and self.numeric_.all() and not np.isnan(values).any()
         if plain and numbers and not self._empty_children:
-            self._tree = FlatTree(k, 2)  # finite numbers, none missing: the same growth, fused
+            self._tree = FlatTree(k, 2)  # numbers only, none missing (NaN): the same growth, fused
             self._tree.add(np.array([-1]), np.array([0]), counts, 0)
             growth = engine.NumericGrowth(values, y, k)
             self._levels = growth.grow(self._tree, score, self.max_depth, self.min_gain, TOLERANCE)
-            if self._levels is not None:
-                return self._compile()
+            return self._compile()
         data = engine.Training(codes, values, y, self.numeric_, self._encoding.branches, k)
         self._tree = tree = FlatTree(k, max(data.width - 1, 2))
         self._levels = []  # what each level's splits recorded, for steps_
@@ -252,10 +233,15 @@ class ID3(Estimator):
             counts = np.bincount(cell * k + y[rows], minlength=len(ids) * width * k).reshape(
                 len(ids), width, k
             )
+            made = np.logical_or.reduce(counts, axis=2)  # a value no row here has: the node answers
+            if tau is not None:  # a numeric test that leaves a side empty (τ not in [a, b)): a leaf
+                stuck = split & ~np.isnan(tau) & (np.add.reduce(made, axis=1) < 2)
+                if stuck.any():  # (else the node would split the same way for ever)
+                    chosen[stuck], split[stuck], made[stuck], going = -1, False, False, ~stuck[node]
+                    rows, node, cell = rows[going], node[going], cell[going]
             known = np.add.reduce(counts, axis=2)[split] if lost is None else known[split]
             share = known / np.maximum(np.add.reduce(known, axis=1), 1)[:, None]
             tree.split(ids[split], chosen[split], None if tests is None else tests[split], share)
-            made = np.logical_or.reduce(counts, axis=2)  # a value no row here has: the node answers
             if self._empty_children:
                 made = split[:, None] & (np.arange(width) < data.n_branches[chosen][:, None])
             parent, slot = made.nonzero()

@@ -3,6 +3,8 @@ trees, numeric thresholds, missing values, pruning, rules, the lesson's extras, 
 and scikit-learn as an oracle."""
 
 import copy
+import multiprocessing
+import queue
 
 import numpy as np
 import pytest
@@ -628,6 +630,114 @@ def test_a_printed_threshold_sorts_the_training_values_as_the_tree_does():
     income = ID3().fit(np.array([[41000.0], [50000.0]]), ["low", "high"], ["income"])
     assert list(income.root_.children) == ["<= 45500", "> 45500"]
     assert threshold_text(0.15, 0.1, 0.2) == "0.15" and threshold_text(2.5, 2.0, 3.0) == "2.5"
+
+
+def _fit_within(X, y, seconds: float = 20.0, **params) -> ID3:
+    """``ID3(**params).fit(X, y)`` in a forked process: a fit still running after ``seconds`` fails
+    the test (a guard against a growth loop that never ends, not a timing)."""
+    context = multiprocessing.get_context("fork")
+    found = context.Queue()
+    worker = context.Process(target=lambda: found.put(ID3(**params).fit(X, y)))
+    worker.start()
+    try:
+        return found.get(timeout=seconds)
+    except queue.Empty:
+        pytest.fail(f"ID3({params}).fit did not end within {seconds} s on {np.asarray(X).tolist()!r}")
+    finally:
+        worker.kill()
+        worker.join()
+
+
+def _sorts_as_printed(tree: ID3, X: np.ndarray) -> None:
+    """Each training row ends in the leaf whose printed rule it meets (the rules' τ parsed back)."""
+    leaves = tree.apply(X)
+    for node in tree._iter_nodes():
+        if node.is_leaf and node.n_samples:
+            tests = [(tree.feature_names_.index(f), b.split()) for f, b in tree.conditions(node)]
+            meets = np.ones(len(X), bool)
+            for j, (op, text) in tests:
+                meets &= X[:, j] <= float(text) if op == "<=" else X[:, j] > float(text)
+            assert (meets == (leaves == node.id)).all(), (node, tests)
+
+
+A, B = 1 + 2.0**-52, 1 + 2.0**-51  # adjacent floats: (A + B) / 2 rounds onto B
+BIG = np.finfo(float).max
+EDGES = {  # a column, its labels, and the values the root's τ lies between (τ = the lower or in between)
+    "inf": ([1.0, 2.0, np.inf, np.inf], [0, 0, 1, 1]),
+    "-inf": ([-np.inf, -np.inf, 1.0, 2.0], [0, 0, 1, 1]),
+    "-inf next to inf": ([np.inf, -np.inf, np.inf], [1, 0, 1]),
+    "adjacent floats": ([A, B, A, B, B], [0, 1, 0, 1, 1]),
+    "1e308 and 1.7e308 (the sum overflows)": ([1e308, 1.7e308, 1.7e308], [0, 1, 1]),
+    "-1.7e308 and -1e308": ([-1e308, -1.7e308], [1, 0]),
+    "the two largest floats": ([np.nextafter(BIG, 0), BIG], [0, 1]),
+    "the largest float and inf": ([BIG, np.inf, -BIG, -np.inf], [0, 1, 2, 3]),
+    "subnormals": ([5e-324, 1e-323, 0.0, 5e-324], [1, 2, 0, 1]),
+    "a mix": ([-np.inf, 1.0, 2.0, np.inf, A, B, 1.7e308, -1.7e308], [0, 1, 0, 1, 0, 1, 0, 1]),
+}
+
+
+@pytest.mark.parametrize("criterion", ["entropy", "gini"])
+@pytest.mark.parametrize("name", list(EDGES))
+def test_infinite_huge_and_adjacent_values_split_and_the_fit_ends(name, criterion):
+    # τ separates the values it lies between: their midpoint, or the lower one where the midpoint
+    # rounds onto the upper (adjacent floats, inf) or is not a number (-inf + inf); no overflow.
+    x, y = EDGES[name]
+    X = np.array(x)[:, None]
+    tree = _fit_within(X, y, criterion=criterion)
+    assert tree.score(X, y) == 1.0  # every value its own label: the tree separates them all
+    flat = tree._tree.flush()
+    inner = flat.feature[: flat.size] >= 0
+    low, tau, high = flat.low[inner], flat.threshold[inner], flat.high[inner]
+    assert ((low <= tau) & (tau < high)).all(), (low, tau, high)
+    assert np.isfinite(tau[np.isfinite(low) & np.isfinite(high)]).all()
+    _sorts_as_printed(tree, X)
+    assert all(len(rule) < 120 for rule in tree.rules()), tree.rules()  # no 309-digit numbers
+
+
+def test_a_midpoint_that_would_overflow_is_halved_first():
+    tree = _fit_within(np.array([[1e308], [1.7e308]]), [0, 1])
+    assert tree.root_.threshold == 1e308 / 2 + 1.7e308 / 2  # a midpoint, not the lower value
+    tree = _fit_within(np.array([[A], [B]]), [0, 1])
+    assert tree.root_.threshold == A and tree.rules() == [f"IF x0 <= {A!r} THEN 0", f"IF x0 > {A!r} THEN 1"]
+    tree = _fit_within(np.array([[-np.inf], [1.0]]), [0, 1])
+    assert tree.root_.threshold == -np.inf and list(tree.root_.children) == ["<= -inf", "> -inf"]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_tables_of_edge_values_fit_every_training_row(seed):
+    # Labels a function of the first column's value (separable): a full tree fits every row; with
+    # NaN in the other columns the general loop grows it, without them the fused numeric loop.
+    rng = np.random.default_rng(seed)
+    pool = np.array([-np.inf, np.inf, A, B, 1.0, 0.0, -0.0, 1e308, 1.7e308, -BIG, BIG, 5e-324, 2.5, -3.0])
+    n = int(rng.integers(2, 60))
+    X = rng.choice(pool, size=(n, 3))
+    labels = rng.integers(0, 3, len(pool))
+    y = labels[np.searchsorted(np.unique(pool), X[:, 0])]  # (0.0 and -0.0 are one value)
+    if seed % 2:
+        X[rng.random((n, 3)) < 0.2] = np.nan
+        X[:, 0] = np.where(np.isnan(X[:, 0]), 2.5, X[:, 0])
+        y = labels[np.searchsorted(np.unique(pool), X[:, 0])]
+    tree = _fit_within(X, y, criterion=("entropy", "gain_ratio", "gini")[seed % 3])
+    assert tree.score(X, y) == 1.0
+    if not seed % 2:
+        _sorts_as_printed(tree, X)
+
+
+def test_a_split_that_leaves_a_side_empty_makes_a_leaf(monkeypatch):
+    # A broken midpoint (τ = the value above) puts both values on one side. The node becomes a
+    # leaf rather than repeating the split for ever: every split left has rows on both sides.
+    from classic import _id3_engine
+
+    def upper(value, at, *_):
+        gap = value[at[:, None] + np.array([0, 1])]
+        return gap[:, 1].copy(), gap
+
+    monkeypatch.setattr(_id3_engine, "midpoints", upper)
+    X = np.array([[1.0], [2.0], [3.0], [4.0]])
+    for tree in (_fit_within(X, [0, 1, 1, 0]), _fit_within(np.c_[X, [np.nan, 1, 2, 3]], [0, 1, 1, 0])):
+        assert tree.n_nodes_ >= 1
+        for node in tree._iter_nodes():
+            assert node.is_leaf or sum(1 for c in node.children.values() if c.n_samples) == 2, node
 
 
 def test_string_columns_of_numbers_are_numeric_and_mixed_tables_work():

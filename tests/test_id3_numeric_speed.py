@@ -237,14 +237,26 @@ def test_a_numeric_columns_categories_are_np_unique_of_its_known_values():
         assert distinct(column).tobytes() == expected.tobytes() and distinct(column).dtype == expected.dtype
 
 
-def test_a_midpoint_rounded_onto_the_value_above_leaves_the_tree_to_the_general_loop():
-    # (a + b) / 2 rounds to b for these adjacent floats: x > τ sends both values left. The fused
-    # growth, which takes the children's counts from the table, hands such a table to the general
-    # loop (which follows the rows; it repeats the split until max_depth).
+def test_infinite_huge_and_adjacent_values_grow_the_same_tree_in_both_loops():
+    # τ = (a + b) / 2, or a where that is not below b (adjacent floats, inf) and a/2 + b/2 where
+    # a + b overflows: both loops send x > τ right and grow the same tree, now in the fused one.
+    from classic._id3_engine import NumericLevel
+
     a, b = 1 + 2.0**-52, 1 + 2.0**-51
     assert (a + b) / 2 == b
-    X = np.array([[a, 0.0], [b, 1.0], [a, 2.0], [b, 3.0], [b, 4.0]])
-    y = np.array([0, 1, 0, 1, 0])
-    fused, general = ID3(max_depth=4).fit(X, y), _Unfused(max_depth=4).fit(X, y)
-    mine, theirs = _everything(fused, X), _everything(general, X)
-    assert [key for key in theirs if mine[key] != theirs[key]] == []
+    pool = np.array([-np.inf, np.inf, a, b, 1e308, 1.7e308, -1.7e308, np.finfo(float).max, 0.5])
+    tables = [(np.array([[a, 0.0], [b, 1.0], [a, 2.0], [b, 3.0], [b, 4.0]]), np.array([0, 1, 0, 1, 0]))]
+    for seed in range(6):
+        rng = np.random.default_rng(seed)
+        X = rng.choice(pool, size=(int(rng.integers(2, 80)), 2))
+        tables.append((X, rng.integers(0, 3, len(X))))
+    for X, y in tables:
+        for params in ({}, {"criterion": "gini"}, {"max_depth": 2}):
+            fused, general = ID3(**params).fit(X, y), _Unfused(**params).fit(X, y)
+            assert all(isinstance(level[0], NumericLevel) for level in fused._levels)
+            mine, theirs = _everything(fused, X), _everything(general, X)
+            assert [key for key in theirs if mine[key] != theirs[key]] == []
+            flat = fused._tree.flush()
+            inner = flat.feature[: flat.size] >= 0
+            assert (flat.low[inner] <= flat.threshold[inner]).all()
+            assert (flat.threshold[inner] < flat.high[inner]).all()

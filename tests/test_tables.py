@@ -1,6 +1,8 @@
 """Uploaded CSV files: good ones become tables, bad ones one clear ValueError, and whatever
 parses grows a tree and draws (the 2-second budget is timed in tests/benchmarks/bench_id3.py)."""
 
+import threading
+
 import numpy as np
 import pytest
 
@@ -70,6 +72,34 @@ def test_numeric_columns_are_split_by_thresholds():
     X, y, names = table.split("label")
     tree = ID3().fit(X, y, names)
     assert tree.numeric_.tolist() == [True, False] and tree.root_.threshold == pytest.approx(1.8)
+
+
+EDGE_NUMBERS = {  # numbers a CSV may hold whose midpoint overflows or rounds onto the upper one
+    "1e308 and 1.7e308": b"x,label\n1e308,a\n1.7e308,b\n1e308,a\n1.7e308,b\n",
+    "adjacent floats": b"x,label\n1.0000000000000002,a\n1.0000000000000004,b\n1.0000000000000004,b\n",
+    "the largest floats": (
+        b"x,label\n-1.7976931348623157e308,a\n1.7976931348623157e308,b\n1.7976931348623155e308,a\n"
+    ),
+    "beside a column of inf": b"inf,x,label\ninf,1e308,a\ninf,1.7e308,b\ninf,1.7e308,b\n",
+}
+
+
+@pytest.mark.parametrize("name", list(EDGE_NUMBERS))
+def test_an_upload_of_huge_or_adjacent_numbers_fits_and_ends(name):
+    # A threshold parts each pair of neighbouring values; "inf", "-inf" and "1e309" (inf too) are
+    # not finite numbers: a column of them is categorical.
+    assert parse_csv(b"x,label\n1e309,a\n-inf,b\ninf,b\n").numeric() == [False, False]
+    table = parse_csv(EDGE_NUMBERS[name])
+    X, y, names = table.split("label")
+    found: list[ID3] = []
+    worker = threading.Thread(target=lambda: found.append(ID3().fit(X, y, names)), daemon=True)
+    worker.start()
+    worker.join(20)  # a guard against a growth loop that never ends, not a timing
+    assert found, "the fit did not end within 20 s"
+    (tree,) = found
+    assert tree.numeric_[-1] and tree.score(X, y) == 1.0 and tree.root_.feature == "x"
+    assert to_dot(tree).source.startswith("digraph")
+    assert all(len(rule) < 120 for rule in tree.rules()), tree.rules()  # no 309-digit thresholds
 
 
 def _many(rows: int, columns: int, values: int, classes: int | None = None) -> bytes:
