@@ -116,6 +116,15 @@ class Tree:
     threshold: float | None = None
 
 
+def between(a: float, b: float) -> float:
+    """τ for neighbouring values a < b, as ``classic.id3`` picks it: the midpoint, halved first where
+    a + b overflows, or a itself where the midpoint rounds onto b (so that a ≤ τ < b)."""
+    tau = (a + b) / 2
+    if not a <= tau < b:
+        tau = a / 2 + b / 2
+    return tau if a <= tau < b else a
+
+
 def textbook_id3(rows: list, labels: list, features: set[int], gain: Callable = information_gain) -> Tree:
     """ID3 as the post writes it: stop when pure or out of tests, else split on the best gain.
 
@@ -139,7 +148,9 @@ def textbook_id3(rows: list, labels: list, features: set[int], gain: Callable = 
         if not seen or not isinstance(next(iter(seen)), int | float):
             return [(j, None)]
         xs = sorted(seen)
-        return [(j, (a + b) / 2) for a, b in zip(xs[:-1], xs[1:], strict=True) if len(seen[a] | seen[b]) > 1]
+        return [
+            (j, between(a, b)) for a, b in zip(xs[:-1], xs[1:], strict=True) if len(seen[a] | seen[b]) > 1
+        ]
 
     def score(j: int, threshold: float | None) -> float:  # the gain on the known rows, times their share
         part = known(j)

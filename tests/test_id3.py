@@ -28,6 +28,7 @@ from classic.id3 import ID3, PrunedID3, rows_with_missing
 from classic.id3_lessons import (
     POST_ARYA_LAYOUT,
     as_textbook,
+    between,
     complete_rows_root,
     disagreement,
     evaluate,
@@ -933,3 +934,25 @@ def test_split_scores_do_not_depend_on_the_tables_memory_layout():
             split_scores(counts, 1, criterion), split_scores(transposed, 1, criterion), strict=True
         ):
             assert a.tobytes() == b.tobytes()
+
+
+@pytest.mark.parametrize("name", list(EDGES))
+def test_the_printed_textbook_id3_picks_the_same_thresholds_on_edge_values(name):
+    """How it works' ID3 (the page prints it) uses ID3's τ: it ends on these columns and grows the same tree."""
+    x, y = EDGES[name]
+    X, labels = np.array(x)[:, None], np.asarray(y).astype(str)
+    context = multiprocessing.get_context("fork")
+    found = context.Queue()
+    worker = context.Process(target=lambda: found.put(textbook_id3(X.tolist(), labels.tolist(), {0})))
+    worker.start()
+    try:
+        slow = found.get(timeout=20)
+    except queue.Empty:
+        pytest.fail(f"textbook_id3 did not end within 20 s on {x!r}")
+    finally:
+        worker.kill()
+        worker.join()
+    assert as_textbook(ID3().fit(X, labels)) == slow
+    assert (
+        between(A, B) == A and between(1e308, 1.7e308) == 1e308 / 2 + 1.7e308 / 2 and between(1.0, 2.0) == 1.5
+    )
