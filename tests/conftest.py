@@ -9,6 +9,7 @@ every page.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -243,6 +244,21 @@ def wait_for_app(page, timeout: float = 60_000) -> None:
     """
     page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=timeout)
     page.wait_for_timeout(300)
+
+
+def evaluate_with_timeout(target, js: str, arg=None, ms: float = 20_000, what: str = "the promise"):
+    """``target.evaluate(js, arg)`` (a page or a locator) for a ``js`` that returns a promise, raced
+    against a timer inside the page: after ``ms`` it rejects with a message naming ``what``.
+
+    Playwright's ``evaluate`` has no timeout of its own: a promise that never settles (a
+    requestAnimationFrame loop on a loaded machine, a condition never met) would hang the test.
+    """
+    wrapper = f"""(a, b) => Promise.race([
+        Promise.resolve(({js})(a, b)),
+        new Promise((_, reject) => setTimeout(
+            () => reject(new Error({json.dumps(f"timed out after {ms:.0f} ms waiting for {what}")})), {ms})),
+    ])"""
+    return target.evaluate(wrapper, arg)
 
 
 def assert_no_exception_box(page) -> None:

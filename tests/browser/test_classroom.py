@@ -18,6 +18,8 @@ from urllib.parse import urlencode
 import pytest
 from conftest import SCREENSHOTS, assert_no_exception_box, screenshot, wait_for_app
 
+pytestmark = pytest.mark.browser
+
 PAGES = ["", "perceptron", "knn", "decision-tree", "digits", "compare"]
 WIDTH, HEIGHT = 1280, 720
 MIN_FONT = 18

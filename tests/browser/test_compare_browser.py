@@ -6,7 +6,10 @@ The module's ``server`` is fresh, so the first test's request is the server's fi
 
 import re
 
+import pytest
 from conftest import assert_no_exception_box, screenshot, wait_for_app
+
+pytestmark = pytest.mark.browser
 
 CHARTS = '[data-testid="stVegaLiteChart"]'
 POINTS = "0_0_0~0_0.5_0.2~0_0.2_0.4~0_0.6_0.7~1_2_2~1_3_3~1_2.5_3~1_2.2_2.8"  # a link's your-points

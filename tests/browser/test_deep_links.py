@@ -20,6 +20,8 @@ from conftest import (
     wait_for_app,
 )
 
+pytestmark = pytest.mark.browser
+
 URLS = {
     "": "classic: a lab",
     "perceptron": "Perceptron",

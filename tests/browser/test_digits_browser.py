@@ -11,6 +11,8 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from conftest import CHROMIUM, CHROMIUM_FLAGS, SCREENSHOTS, assert_no_exception_box, screenshot, wait_for_app
 
+pytestmark = pytest.mark.browser
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from strokes import PATHS  # noqa: E402
 

@@ -3,7 +3,10 @@ a link restores the view, and presentation mode fits a 1280×720 projector."""
 
 import time
 
-from conftest import assert_no_exception_box, screenshot, wait_for_app
+import pytest
+from conftest import assert_no_exception_box, evaluate_with_timeout, screenshot, wait_for_app
+
+pytestmark = pytest.mark.browser
 
 PLAYER = ".knn"  # the player's root (Playwright's CSS locators reach into the component's shadow root)
 
@@ -34,7 +37,8 @@ def test_the_k_player_revotes_as_its_slider_moves(server, browser_page):
     assert header.inner_text().split() == ["neighbour", "class", "distance"]
     screenshot(page, "knn-player")
     # Move the player's slider once per animation frame for 1.5 s and count the maps drawn.
-    frames = page.locator(f"{PLAYER} input.k").evaluate(
+    frames = evaluate_with_timeout(
+        page.locator(f"{PLAYER} input.k"),
         """(slider) => new Promise((done) => {
             const root = slider.closest('.knn'), start = performance.now(), first = +root.dataset.drawn;
             let i = 0;
@@ -45,7 +49,9 @@ def test_the_k_player_revotes_as_its_slider_moves(server, browser_page):
                 else done({ drawn: +root.dataset.drawn - first, seconds: (performance.now() - start) / 1000 });
             };
             requestAnimationFrame(step);
-        })"""
+        })""",
+        ms=30_000,
+        what="1.5 s of animation frames",
     )
     fps = frames["drawn"] / frames["seconds"]
     print(
@@ -55,9 +61,11 @@ def test_the_k_player_revotes_as_its_slider_moves(server, browser_page):
     # Play runs k upwards in the browser, without a rerun per frame.
     page.locator(f"{PLAYER} .k").fill("1")
     page.locator(f"{PLAYER} button.play").click()
-    page.locator(PLAYER).evaluate(
+    evaluate_with_timeout(
+        page.locator(PLAYER),
         "(root) => new Promise((done) => { const t = setInterval(() => { if (+root.dataset.k > 3)"
-        " { clearInterval(t); done(); } }, 50); })"
+        " { clearInterval(t); done(); } }, 50); })",
+        what="the playing player to pass k = 3",
     )
     page.locator(f"{PLAYER} button.play").click()
     assert int(player_state(page)["k"]) > 3
@@ -190,9 +198,11 @@ def test_the_keyboard_plays_pauses_and_steps_k(server, browser_page):
     play = page.locator(f"{PLAYER} button.play")
     page.keyboard.press(" ")
     assert "Pause" in play.inner_text()
-    page.locator(PLAYER).evaluate(
+    evaluate_with_timeout(
+        page.locator(PLAYER),
         f"(root) => new Promise((done) => {{ const t = setInterval(() => {{ if (+root.dataset.k > {start + 4})"
-        " { clearInterval(t); done(); } }, 20); })"
+        " { clearInterval(t); done(); } }, 20); })",
+        what=f"the playing player to pass k = {start + 4}",
     )
     page.keyboard.press(" ")
     assert "Play" in play.inner_text()

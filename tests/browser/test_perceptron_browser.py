@@ -9,6 +9,7 @@ import json
 import re
 import time
 
+import pytest
 from conftest import (
     SCREENSHOTS,
     assert_no_exception_box,
@@ -16,6 +17,8 @@ from conftest import (
     screenshot,
     wait_for_app,
 )
+
+pytestmark = pytest.mark.browser
 
 PLAYER = ".pc"  # the player's root (Playwright's CSS locators reach into the component's shadow root)
 

@@ -11,6 +11,8 @@ from urllib.parse import quote, urlsplit
 import pytest
 from conftest import ROOT, assert_no_exception_box, screenshot, wait_for_app
 
+pytestmark = pytest.mark.browser
+
 PAGES = re.findall(r'st\.Page\(\s*"pages/([\w-]+)\.py"', (ROOT / "app.py").read_text())
 HOSTILE = [
     "![x](http://example.com/markdown-image.png)",

@@ -26,6 +26,8 @@ from urllib.parse import urlencode
 import pytest
 from conftest import CHROMIUM, CHROMIUM_FLAGS, open_page, wait_for_app
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 PAGES = ["perceptron", "knn", "decision-tree", "digits", "compare"]
 # 20 settings a page as the issue asks take minutes a page here; CI runs 2 (URL_SETTINGS in .ci/run).
 SETTINGS = int(os.environ.get("URL_SETTINGS", "20"))
