@@ -40,10 +40,10 @@ def new_tree() -> None:
 
 
 def pick_row() -> None:
-    """A click on a point of the regions chart draws that point's path."""
-    picked = st.session_state["tree_regions"].selection.get("pick") or []
-    if picked:
-        st.session_state["tree_row"] = int(picked[0]["row"]) + 1
+    """A click on the regions chart draws the path of the point picked (the nearest to the click)."""
+    picked = points.picked("tree_regions", "pick", ["row"])
+    if picked is not None and picked[0].is_integer() and 0 <= picked[0] < tables.MAX_ROWS:
+        st.session_state["tree_row"] = int(picked[0]) + 1
 
 
 st.title("ID3 decision tree")

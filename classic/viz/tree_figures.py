@@ -423,7 +423,12 @@ def regions_spec(model: Any, X: np.ndarray, y: np.ndarray, row: int, present: bo
             },
             {
                 "data": {"values": points},
-                "params": [{"name": "pick", "select": {"type": "point", "fields": ["row"], "on": "click"}}],
+                "params": [
+                    {
+                        "name": "pick",
+                        "select": {"type": "point", "fields": ["row"], "on": "click", "nearest": True},
+                    }
+                ],
                 "mark": {"type": "point", "filled": True, "size": 70 if present else 45, "cursor": "pointer"},
                 "encoding": {
                     "x": {"field": "x1", "type": "quantitative"},

@@ -19,6 +19,7 @@ bring their own points (the perceptron, k-NN):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import altair as alt
@@ -73,18 +74,34 @@ def _frame(X: np.ndarray, y: np.ndarray) -> pd.DataFrame:
     return pd.DataFrame({"x1": X[:, 0], "x2": X[:, 1], "class": np.asarray(y, dtype=np.int64)})
 
 
+def picked(chart: str, selection: str, fields: Sequence[str]) -> tuple[float, ...] | None:
+    """The ``fields`` of the first item of point selection ``selection`` on the chart with key
+    ``chart``, each a finite number; None when there is no such item.
+
+    What a chart sends is untrusted: a click beside every point (on a region drawn under them)
+    selects an item without the fields, and a value may be anything. None, never an exception.
+    """
+    try:
+        first = st.session_state[chart]["selection"][selection][0]
+        values = tuple(float(first[name]) for name in fields)
+    except (KeyError, IndexError, TypeError, ValueError, OverflowError):
+        return None
+    return values if all(math.isfinite(v) for v in values) else None
+
+
 def chart_click(chart: str, selection: str) -> tuple[float, float] | None:
     """The (x1, x2) point clicked on the Altair chart with key ``chart`` since the last rerun.
 
     ``selection`` is the chart's point selection. None when nothing new was clicked (a
-    selection persists across reruns, so the last one seen is remembered).
+    selection persists across reruns, so the last one seen is remembered) or the click
+    carries no point (see ``picked``).
     """
-    picked = (st.session_state.get(chart) or {}).get("selection", {}).get(selection) or []
+    point = picked(chart, selection, ("x1", "x2"))
     memory = f"_{chart}_last_click"
-    if not picked or picked == st.session_state.get(memory):
+    if point is None or point == st.session_state.get(memory) or max(map(abs, point)) > MAX_COORDINATE:
         return None
-    st.session_state[memory] = picked
-    return float(picked[0]["x1"]), float(picked[0]["x2"])
+    st.session_state[memory] = point
+    return point
 
 
 def points_editor(points_key: str, key: str, n_classes: int) -> Points:

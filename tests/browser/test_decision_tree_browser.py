@@ -172,6 +172,55 @@ def test_2d_regions_click_a_point_to_follow_its_path(server, browser_page):
     screenshot(page, "decision-tree-regions")
 
 
+def _centre(box: dict) -> tuple[float, float]:
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def test_2d_regions_a_click_on_a_cell_beside_the_points_picks_the_nearest_point(server, browser_page):
+    """A click on a coloured cell away from every point sent a selection without "row": KeyError."""
+    page = browser_page
+    open_link(page, server, {"tree_data": "Moons (2-D points)", "tree_tab": "Regions"})
+    chart = page.locator('[data-testid="stVegaLiteChart"]').first
+    chart.locator(".mark-symbol path").first.wait_for()
+    centres = [
+        _centre(box)
+        for box in chart.locator(".mark-symbol path").evaluate_all(
+            "(paths) => paths.map(p => { const r = p.getBoundingClientRect();"
+            " return {x: r.x, y: r.y, width: r.width, height: r.height}; })"
+        )
+    ]
+    cells = chart.locator(".mark-rect path").evaluate_all(
+        "(paths) => paths.map(p => { const r = p.getBoundingClientRect();"
+        " return {x: r.x, y: r.y, width: r.width, height: r.height}; })"
+    )
+    x0, y0 = min(c["x"] for c in cells), min(c["y"] for c in cells)
+    x1, y1 = max(c["x"] + c["width"] for c in cells), max(c["y"] + c["height"] for c in cells)
+    best = None  # a spot well away from every point whose nearest point is clearly the nearest
+    for gx in range(int(x0) + 8, int(x1) - 8, 5):
+        for gy in range(int(y0) + 8, int(y1) - 8, 5):
+            d = sorted((((gx - a) ** 2 + (gy - b) ** 2) ** 0.5, i) for i, (a, b) in enumerate(centres))
+            if (
+                d[0][0] >= 15
+                and d[1][0] - d[0][0] >= 10
+                and d[0][1] > 0
+                and (best is None or d[0][0] > best[0])
+            ):
+                best = (d[0][0], gx, gy, d[0][1])
+    assert best is not None, "no spot away from the points"
+    _, gx, gy, nearest = best
+    page.mouse.click(gx, gy)
+    page.wait_for_function(
+        f"() => new URLSearchParams(location.search).get('tree_row') === '{nearest + 1}'", timeout=30_000
+    )
+    wait_for_app(page)
+    assert_no_exception_box(page)
+    assert f"Row {nearest + 1} " in page.locator('[data-testid="stCaptionContainer"]').first.inner_text()
+    page.mouse.click(gx, gy)  # the same spot again: nothing new, still no error
+    wait_for_app(page)
+    assert_no_exception_box(page)
+    screenshot(page, "decision-tree-regions-cell-click")
+
+
 def test_an_upload_full_of_markup_makes_no_request_outside_the_app(server, browser_context):
     own = urlsplit(server).netloc
     outside: list[str] = []
