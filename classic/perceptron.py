@@ -14,6 +14,16 @@ pocket variant keeps the weights with the fewest training mistakes seen. The dua
 instead α_i, the number of updates point i caused, so that w = Σ α_i y_i x_i; replacing x·z by
 a kernel K(x, z) lets the same rule draw curved boundaries, which separate XOR.
 
+With k ≥ 3 classes the rule keeps one weight vector per class, (w_c, b_c), and predicts the
+class whose score w_c·x + b_c is largest. Point i of class t is a mistake unless its own class
+scores strictly highest (a tie counts as a mistake, as a point on the line does for two classes);
+then, with p the best-scoring other class,
+
+    (w_t, b_t) ← (w_t, b_t) + η (x_i, 1),    (w_p, b_p) ← (w_p, b_p) − η (x_i, 1).
+
+Every update moves two vectors. The dual form keeps, per class, the signed count of the times
+each point was added to or taken from it. Two classes keep the one-vector rule above.
+
 ``Perceptron.fit`` makes the updates of the textbook loop (one point at a time,
 :func:`classic.perceptron_lessons.perceptron_textbook`) in the same order, but finds the next
 mistake with one vectorised scan, so its Python loop runs once per update rather than once per
@@ -35,26 +45,39 @@ KERNELS = ("linear", "polynomial", "rbf")
 
 @dataclass(frozen=True)
 class Update:
-    """One update of the perceptron: the point (by index) that was misclassified, and (w, b) after."""
+    """One update of the perceptron: the point (by index) that was misclassified, and (w, b) after.
+
+    Two classes: w is (n_features,), b a float, ``true`` and ``predicted`` are None. k ≥ 3
+    classes: w is (k, n_features) and b (k,), one row per class, and the update added the point
+    to class ``true``'s row and took it from class ``predicted``'s (indices into ``classes_``).
+    """
 
     epoch: int
     index: int
     w: np.ndarray
-    b: float
+    b: float | np.ndarray
+    true: int | None = None
+    predicted: int | None = None
 
 
-def _check_two_classes(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Validated float X, the two classes, and labels as −1 (first class) / +1 (second)."""
+def _check_classes(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Validated float X, its two or more classes, and each row's class as an index into them."""
     X = _check_X(X)
     y = np.asarray(y)
     if y.ndim != 1 or len(y) != len(X):
         raise ValueError(f"y must be 1-D with one label per row of X; got {len(y)} labels for {len(X)} rows")
-    classes = np.unique(y)
+    classes, codes = np.unique(y, return_inverse=True)
+    if len(classes) < 2:
+        raise ValueError(f"the perceptron needs at least two classes; got {len(classes)}: {classes.tolist()}")
+    return X, classes, codes.ravel()
+
+
+def _check_two_classes(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Validated float X, the two classes, and labels as −1 (first class) / +1 (second)."""
+    X, classes, codes = _check_classes(X, y)
     if len(classes) != 2:
-        raise ValueError(
-            f"the perceptron separates exactly two classes; got {len(classes)}: {classes.tolist()}"
-        )
-    return X, classes, np.where(y == classes[1], 1.0, -1.0)
+        raise ValueError(f"this needs exactly two classes; got {len(classes)}: {classes.tolist()}")
+    return X, classes, np.where(codes == 1, 1.0, -1.0)
 
 
 def _check_X(X: Any, n_features: int | None = None) -> np.ndarray:
@@ -77,16 +100,37 @@ def _check_max_epochs(max_epochs: Any) -> int:
     return int(max_epochs)
 
 
-class _TwoClassClassifier(Estimator):
+class _ScoreClassifier(Estimator):
     """``predict`` from a ``decision_function``, shared by both forms."""
 
     def predict(self, X: Any) -> np.ndarray:
-        """The second class where the decision function is positive, else the first."""
-        positive = self.decision_function(X) > 0  # type: ignore[attr-defined]
-        return self.classes_[positive.astype(int)]
+        """Two classes: the second where the decision function is positive, else the first.
+
+        k ≥ 3 classes: the class with the largest score (the first of those that tie).
+        """
+        scores = self.decision_function(X)  # type: ignore[attr-defined]
+        if scores.ndim == 2:
+            return self.classes_[scores.argmax(axis=1)]
+        return self.classes_[(scores > 0).astype(int)]
 
 
-class Perceptron(_TwoClassClassifier):
+def _first_mistake(scores: np.ndarray, codes: np.ndarray) -> tuple[int, int]:
+    """The first row whose own class (codes) does not score strictly highest, and its best rival.
+
+    ``scores`` is (rows, k). Returns (row, rival class), or (−1, −1) when every row is right.
+    The rival is the best-scoring class other than the row's own (the first of those that tie).
+    """
+    rows = np.arange(len(scores))
+    own = scores[rows, codes].copy()
+    scores = scores.copy()
+    scores[rows, codes] = -np.inf
+    rival = scores.argmax(axis=1)
+    wrong = own <= scores[rows, rival]
+    first = int(wrong.argmax()) if len(wrong) else 0
+    return (first, int(rival[first])) if len(wrong) and wrong[first] else (-1, -1)
+
+
+class Perceptron(_ScoreClassifier):
     """Rosenblatt's perceptron, recording every update.
 
     Parameters
@@ -108,7 +152,7 @@ class Perceptron(_TwoClassClassifier):
     Attributes
     ----------
     coef_, intercept_ : the weights w and bias b of the result.
-    classes_ : the two labels; the second is the positive side.
+    classes_ : the labels, sorted; with two, the second is the positive side.
     n_features_in_ : number of features seen in ``fit``.
     converged_ : bool, a full pass made no mistake.
     n_updates_, n_epochs_ : updates made and passes started.
@@ -119,6 +163,15 @@ class Perceptron(_TwoClassClassifier):
         same point of a pass, so the passes repeat for ever.
     mistakes_per_epoch_ : list of int.
     pocket_mistakes_ : training mistakes of the pocketed weights (pocket=True only).
+    update_true_, update_predicted_ : arrays, for each update the index (into ``classes_``) of
+        the point's class and of the class it was wrongly given (two classes: the other one).
+
+    With k ≥ 3 classes (the rule in the module docstring) ``coef_`` is (k, n_features) and
+    ``intercept_`` (k,), one row per class in the order of ``classes_``; ``weights_history_`` is
+    (n_updates, k, n_features + 1), W = (w_c, b_c) row by row after each update; each update
+    added the point to row ``update_true_`` and took it from row ``update_predicted_``;
+    ``decision_function`` is (rows, k) and ``predict`` picks its largest column. The pocket
+    keeps the visited W with the fewest training mistakes.
 
     Examples
     --------
@@ -150,9 +203,12 @@ class Perceptron(_TwoClassClassifier):
             raise ValueError(f"learning_rate must be a positive number; got {rate!r}")
         if not np.isfinite(rate):
             raise ValueError(f"learning_rate must be a positive number; got {rate!r}")
-        X, self.classes_, signs = _check_two_classes(X, y)
+        X, self.classes_, codes = _check_classes(X, y)
         self.n_features_in_ = X.shape[1]
         rng = check_random_state(self.random_state)
+        if len(self.classes_) > 2:
+            return self._fit_classes(X, codes, max_epochs, rate, rng)
+        signs = np.where(codes == 1, 1.0, -1.0)
         # Rows (y_i x_i, y_i) and v = (w, b): the margin y_i (w·x_i + b) is one dot product,
         # and an update is v ← v + η (y_i x_i, y_i).
         A = np.hstack([signs[:, None] * X, signs[:, None]])
@@ -188,6 +244,8 @@ class Perceptron(_TwoClassClassifier):
         self.weights_history_ = _weights(steps, points)
         self.update_points_ = np.array(points, dtype=np.int64)
         self.update_epochs_ = np.repeat(np.arange(self.n_epochs_), self.mistakes_per_epoch_)
+        self.update_true_ = codes[self.update_points_]
+        self.update_predicted_ = 1 - self.update_true_
         last = self.weights_history_[-1] if points else v
         self.coef_, self.intercept_ = last[:-1].copy(), float(last[-1])
         if self.pocket:
@@ -198,19 +256,84 @@ class Perceptron(_TwoClassClassifier):
             self.pocket_mistakes_, self.coef_, self.intercept_ = best[0], best[1], float(best[2])
         return self
 
+    def _fit_classes(
+        self, X: np.ndarray, codes: np.ndarray, max_epochs: int, rate: float, rng: np.random.Generator
+    ) -> Perceptron:
+        """The rule for k ≥ 3 classes: one row (w_c, b_c) of W per class (module docstring).
+
+        A mistake on point i of class t, whose best-scoring rival is class p, adds η (x_i, 1) to
+        row t and takes it from row p. The passes, the cycle check and the pocket are those of
+        the two-class loop; the history holds W after each update.
+        """
+        k, n = len(self.classes_), len(X)
+        rows = np.hstack([X, np.ones((n, 1))])  # (x_i, 1): the bias is a weight on a constant 1
+        W = np.zeros((k, X.shape[1] + 1))
+        points: list[int] = []
+        rivals: list[int] = []
+        self.mistakes_per_epoch_, self.cycle_, self.converged_ = [], None, False
+        ends = {W.tobytes()}  # W at the end of each pass (see the two-class loop)
+        for epoch in range(max_epochs):
+            self.n_epochs_ = epoch + 1
+            order = rng.permutation(n) if self.shuffle else np.arange(n)
+            found, W = _one_pass_classes(rows[order], codes[order], rate, W)
+            points += order[[i for i, _ in found]].tolist()
+            rivals += [p for _, p in found]
+            self.mistakes_per_epoch_.append(len(found))
+            if not found:
+                self.converged_ = True
+                break
+            if not self.shuffle and W.tobytes() in ends:
+                history = _class_weights(rows, codes, rate, points, rivals, k)
+                self.cycle_ = _first_repeat(points, history.reshape(len(points), -1))
+                if self.cycle_ is not None:  # stop at the update that closes the cycle
+                    self.mistakes_per_epoch_[-1] -= len(points) - self.cycle_[1]
+                    del points[self.cycle_[1] :], rivals[self.cycle_[1] :]
+                    break
+            ends.add(W.tobytes())
+        self.n_updates_ = len(points)
+        self.weights_history_ = _class_weights(rows, codes, rate, points, rivals, k)
+        self.update_points_ = np.array(points, dtype=np.int64)
+        self.update_epochs_ = np.repeat(np.arange(self.n_epochs_), self.mistakes_per_epoch_)
+        self.update_true_ = codes[self.update_points_]
+        self.update_predicted_ = np.array(rivals, dtype=np.int64)
+        last = self.weights_history_[-1] if points else W
+        if self.pocket:
+            # The plain pocket: the weights visited with the fewest training mistakes.
+            counts = [_class_mistakes(rows, codes, weights) for weights in self.weights_history_]
+            best = int(np.argmin(counts)) if counts else -1
+            self.pocket_mistakes_ = counts[best] if counts else _class_mistakes(rows, codes, W)
+            last = self.weights_history_[best] if counts else W
+        self.coef_, self.intercept_ = last[:, :-1].copy(), last[:, -1].copy()
+        return self
+
     @property
     def history_(self) -> list[Update]:
-        """Every update in order: the pass, the point, and (w, b) after it."""
+        """Every update in order: the pass, the point, and (w, b) after it (k ≥ 3: W and the two classes)."""
         check_is_fitted(self, "weights_history_")
+        if self.weights_history_.ndim == 3:
+            return [
+                Update(int(e), int(i), W[:, :-1].copy(), W[:, -1].copy(), int(t), int(p))
+                for e, i, W, t, p in zip(
+                    self.update_epochs_,
+                    self.update_points_,
+                    self.weights_history_,
+                    self.update_true_,
+                    self.update_predicted_,
+                    strict=True,
+                )
+            ]
         return [
             Update(int(e), int(i), row[:-1].copy(), float(row[-1]))
             for e, i, row in zip(self.update_epochs_, self.update_points_, self.weights_history_, strict=True)
         ]
 
     def decision_function(self, X: Any) -> np.ndarray:
-        """w·x + b for each row of X."""
+        """w·x + b for each row of X; k ≥ 3 classes: (rows, k), each class's w_c·x + b_c."""
         check_is_fitted(self, "coef_")
-        return _check_X(X, self.n_features_in_) @ self.coef_ + self.intercept_
+        X = _check_X(X, self.n_features_in_)
+        return (
+            X @ self.coef_.T + self.intercept_ if self.coef_.ndim == 2 else X @ self.coef_ + self.intercept_
+        )
 
 
 BLOCK = 128  # rows per scan: a matrix-vector product over 128 rows costs about what one row does
@@ -257,6 +380,50 @@ def _one_pass(rows: np.ndarray, steps: np.ndarray, v: np.ndarray) -> tuple[list[
         mistakes.append(position)
         position, size = position + 1, BLOCK
     return mistakes, v
+
+
+def _one_pass_classes(
+    rows: np.ndarray, codes: np.ndarray, rate: float, W: np.ndarray
+) -> tuple[list[tuple[int, int]], np.ndarray]:
+    """One pass of the k-class rule over rows (x_i, 1) in order from W: [(position, rival)], W after.
+
+    As ``_one_pass``, each mistake is found with one scan of a block of the rows after the last
+    one (doubled while it holds none), so the Python loop runs once per update.
+    """
+    mistakes: list[tuple[int, int]] = []
+    W = W.copy()
+    position, size, n = 0, BLOCK, len(rows)
+    while position < n:
+        block = slice(position, position + size)
+        first, rival = _first_mistake(rows[block] @ W.T, codes[block])
+        if first < 0:
+            position, size = position + size, 2 * size
+            continue
+        position += first
+        W[codes[position]] += rate * rows[position]  # the true class's vector gains the point
+        W[rival] -= rate * rows[position]  # the predicted one's loses it
+        mistakes.append((position, rival))
+        position, size = position + 1, BLOCK
+    return mistakes, W
+
+
+def _class_weights(
+    rows: np.ndarray, codes: np.ndarray, rate: float, points: list[int], rivals: list[int], k: int
+) -> np.ndarray:
+    """W after each update, (updates, k, features + 1), from zero, added one update at a time."""
+    steps = np.zeros((len(points) + 1, k, rows.shape[1]))
+    index = np.arange(1, len(points) + 1)
+    steps[index, codes[points]] += rate * rows[points]
+    steps[index, rivals] -= rate * rows[points]
+    return np.cumsum(steps, axis=0)[1:]
+
+
+def _class_mistakes(rows: np.ndarray, codes: np.ndarray, W: np.ndarray) -> int:
+    """How many points' own class does not score strictly highest under W."""
+    scores = rows @ W.T
+    own = scores[np.arange(len(rows)), codes]
+    scores[np.arange(len(rows)), codes] = -np.inf
+    return int(np.sum(own <= scores.max(axis=1)))
 
 
 def _weights(steps: np.ndarray, points: list[int]) -> np.ndarray:
@@ -313,7 +480,7 @@ def kernel_matrix(
     return np.exp(-gamma * np.maximum(squared, 0.0))
 
 
-class DualPerceptron(_TwoClassClassifier):
+class DualPerceptron(_ScoreClassifier):
     """The perceptron in dual form, with a kernel.
 
     f(x) = Σ_i α_i y_i K(x_i, x) + b; a mistake on point i adds one to α_i and y_i to b.
@@ -330,8 +497,11 @@ class DualPerceptron(_TwoClassClassifier):
     Attributes
     ----------
     alpha_ : number of updates each training point caused.
-    intercept_, classes_, n_features_in_, converged_, n_epochs_ ;
-    coef_ (linear kernel only) = Σ α_i y_i x_i.
+    dual_coef_ : α_i y_i per point; k ≥ 3 classes: (k, n_samples), row c the signed number of
+        times each point was added to class c's vector (+1) or taken from it (−1).
+    intercept_ : b; k ≥ 3 classes: (k,), one per class.
+    classes_, n_features_in_, converged_, n_epochs_ ;
+    coef_ (linear kernel only) = Σ α_i y_i x_i; k ≥ 3 classes (k, n_features).
     """
 
     def __init__(
@@ -347,9 +517,12 @@ class DualPerceptron(_TwoClassClassifier):
         if self.kernel not in KERNELS:
             raise ValueError(f"kernel must be one of {', '.join(KERNELS)}; got {self.kernel!r}")
         max_epochs = _check_max_epochs(self.max_epochs)
-        X, self.classes_, signs = _check_two_classes(X, y)
+        X, self.classes_, codes = _check_classes(X, y)
         self.n_features_in_ = X.shape[1]
         gram = kernel_matrix(X, X, self.kernel, self.degree, self.gamma)
+        if len(self.classes_) > 2:
+            return self._fit_classes(X, codes, gram, max_epochs)
+        signs = np.where(codes == 1, 1.0, -1.0)
         n = len(X)
         alpha, b = np.zeros(n), 0.0
         # f_j = Σ_i α_i y_i K(x_i, x_j), kept up to date: a mistake on i adds y_i K(x_i, ·).
@@ -374,22 +547,62 @@ class DualPerceptron(_TwoClassClassifier):
                 self.converged_ = True
                 break
         self.alpha_, self.intercept_, self.X_, self.signs_ = alpha, b, X, signs
+        self.dual_coef_ = alpha * signs
+        return self
+
+    def _fit_classes(
+        self, X: np.ndarray, codes: np.ndarray, gram: np.ndarray, max_epochs: int
+    ) -> DualPerceptron:
+        """The k-class rule in dual form: row c of ``dual_coef_`` says how often each point was
+        added to class c's vector (+1) or taken from it (−1), so f_c(x) = Σ_i dual_coef_[c, i] K(x_i, x) + b_c.
+        """
+        k, n = len(self.classes_), len(X)
+        dual, b, alpha = np.zeros((k, n)), np.zeros(k), np.zeros(n)
+        # F[j, c] = Σ_i dual[c, i] K(x_i, x_j), kept up to date: an update on i changes two columns.
+        F = np.zeros((n, k))
+        self.converged_ = False
+        for epoch in range(max_epochs):
+            self.n_epochs_ = epoch + 1
+            errors, position = 0, 0
+            while position < n:
+                first, rival = _first_mistake(F[position:] + b, codes[position:])
+                if first < 0:
+                    break
+                position += first
+                true = codes[position]
+                alpha[position] += 1
+                dual[true, position] += 1  # the true class gains the point
+                dual[rival, position] -= 1  # the predicted one loses it
+                F[:, true] += gram[position]
+                F[:, rival] -= gram[position]
+                b[true] += 1
+                b[rival] -= 1
+                errors += 1
+                position += 1
+            if errors == 0:
+                self.converged_ = True
+                break
+        self.alpha_, self.dual_coef_, self.intercept_, self.X_ = alpha, dual, b, X
         return self
 
     @property
     def coef_(self) -> np.ndarray:
-        """w = Σ α_i y_i x_i (defined for the linear kernel only)."""
+        """w = Σ α_i y_i x_i (k ≥ 3 classes: one row per class); defined for the linear kernel only."""
         if self.kernel != "linear":
             raise AttributeError("coef_ exists only for the linear kernel")
         check_is_fitted(self, "alpha_")
-        return (self.alpha_ * self.signs_) @ self.X_
+        return self.dual_coef_ @ self.X_
 
     def decision_function(self, X: Any) -> np.ndarray:
-        """Σ α_i y_i K(x_i, x) + b for each row of X."""
+        """Σ α_i y_i K(x_i, x) + b for each row of X; k ≥ 3 classes: (rows, k), one score per class."""
         check_is_fitted(self, "alpha_")
         X = _check_X(X, self.n_features_in_)
         K = kernel_matrix(self.X_, X, self.kernel, self.degree, self.gamma)
-        return (self.alpha_ * self.signs_) @ K + self.intercept_
+        return (
+            (self.dual_coef_ @ K).T + self.intercept_
+            if self.dual_coef_.ndim == 2
+            else self.dual_coef_ @ K + self.intercept_
+        )
 
 
 def margin(X: Any, y: Any, w: Any, b: float) -> float:
