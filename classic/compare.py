@@ -18,7 +18,9 @@ the training points (scikit-learn's ``gamma="scale"`` for two features), so the 
 suits data of any spread; or by the polynomial kernel ``(x·z + 1)²``.
 
 ``describe`` turns the scores into the sentences the page shows: every number in them is
-computed from the fitted classifiers, never typed.
+computed from the fitted classifiers, never typed, and what it says of the tree's shape is read
+off the picture drawn (``picture``: the regions, their corners and straight pieces), so that a
+sentence never calls an L a staircase.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ GRID_CHUNK = 2000  # grid rows per prediction call: bounds the kernel perceptron
 # The names are the URL values, as on the perceptron and k-NN pages; two classes each, as the
 # perceptron needs.
 DATASETS: dict[str, Callable[[int, int], Points]] = {
+    "Diagonal boundary": lambda n, seed: diagonal_boundary(n, seed),
     "Gaussian clusters": lambda n, seed: datasets.gaussian_clusters(
         n_per_class=max(n // 2, 1), centers=((-1.5, -1.5), (1.5, 1.5)), std=1.0, random_state=seed
     ),
@@ -97,6 +100,16 @@ def axis_aligned_boxes(n: int, seed: int) -> Points:
     X = np.random.default_rng(int(seed)).uniform(0.0, 1.0, size=(int(n), 2))
     inside = ((X[:, 0] > 0.35) & (X[:, 1] > 0.5)) | ((X[:, 0] > 0.7) & (X[:, 1] < 0.25))
     return X, inside.astype(np.int64)
+
+
+def diagonal_boundary(n: int, seed: int) -> Points:
+    """Points uniform in the square [−2, 2]², class 1 above the diagonal x₂ = x₁.
+
+    The other side of the axis-aligned boxes: one line is the exact boundary, and a tree, whose
+    every cut is across one axis, can only follow it with a staircase (the first view of /compare).
+    """
+    X = np.random.default_rng(int(seed)).uniform(-2.0, 2.0, size=(int(n), 2))
+    return X, (X[:, 1] > X[:, 0]).astype(np.int64)
 
 
 def make_data(name: str, n_points: int, seed: int, flip: float = 0) -> Points:
@@ -219,14 +232,98 @@ def box(X: np.ndarray, resolution: int) -> tuple[np.ndarray, np.ndarray, np.ndar
     return grid, np.array([xs[0], ys[0]]), np.array([xs[-1], ys[-1]])
 
 
+@dataclass(frozen=True)
+class Picture:
+    """What a panel's regions look like: its areas of one colour, and the boundary between them
+    counted as the eye reads it, in corners (where it turns) and straight pieces."""
+
+    areas: int
+    corners: int
+    pieces: int
+    staircase: bool
+
+
+def picture(regions: np.ndarray) -> Picture:
+    """The shape of a square grid of class indices (``Fitted.regions``) as drawn.
+
+    Areas are 4-connected runs of one class. A corner is a grid vertex where the boundary turns:
+    one of its four pixels differs from the other three (two corners where the two classes
+    meet diagonally). Every straight piece of boundary ends at a corner or on the frame, so the
+    pieces are the corners plus half the ends on the frame (the changes of class along it).
+    """
+    side = int(round(np.sqrt(np.size(regions))))
+    g = np.reshape(np.asarray(regions), (side, side)).astype(np.int64)
+    a, b, c, d = g[:-1, :-1], g[:-1, 1:], g[1:, :-1], g[1:, 1:]
+    same = (a == b).astype(int) + (a == c) + (a == d) + (b == c) + (b == d) + (c == d)
+    # Among four pixels of two classes: 3 + 1 leaves 3 equal pairs, 2 + 2 leaves 2 (diagonal when a == d).
+    corners = int(np.sum(same == 3) + 2 * np.sum((same == 2) & (a == d)))
+    frame = np.concatenate([g[0, :], g[1:, -1], g[-1, -2::-1], g[-2:0:-1, 0]])
+    ends = int(np.sum(frame != np.roll(frame, 1)))
+    return Picture(_areas(g), corners, corners + ends // 2, _staircase(g))
+
+
+def _areas(g: np.ndarray) -> int:
+    """The number of 4-connected areas of one class in the grid g.
+
+    Each row is cut into runs of one class; two runs of the same class in neighbouring rows
+    whose columns overlap are one area (a union-find over the runs, a few hundred of them).
+    """
+    runs = []  # (row, first column, last column, class)
+    for r, row in enumerate(g):
+        starts = np.flatnonzero(np.diff(row, prepend=row[0] - 1))
+        ends = np.append(starts[1:], len(row)) - 1
+        runs.extend((r, int(a), int(b), int(row[a])) for a, b in zip(starts, ends, strict=True))
+    parent = list(range(len(runs)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    above = 0  # the first run of the previous row
+    for i, (r, a, b, c) in enumerate(runs):
+        while runs[above][0] < r - 1:
+            above += 1
+        j = above
+        while j < i and runs[j][0] == r - 1:
+            rr, aa, bb, cc = runs[j]
+            if cc == c and aa <= b and a <= bb:
+                parent[root(i)] = root(j)
+            j += 1
+    return sum(root(i) == i for i in range(len(runs)))
+
+
+def _staircase(g: np.ndarray) -> bool:
+    """Whether the two classes meet along a staircase: along one axis every line of pixels
+    changes class at most once, always from the same class to the other, at a place that only
+    moves one way from line to line."""
+    for lines in (g.T, g):  # the columns, then the rows (each a row of ``lines``)
+        changes = np.diff(lines, axis=1) != 0
+        if changes.sum(axis=1).max() > 1:
+            continue
+        first = lines[changes.any(axis=1), 0]
+        if len(np.unique(first)) > 1:
+            continue
+        low = first[0] if len(first) else lines[0, 0]
+        # Where each line changes class: 0 if it is all the second class, its length if all the first.
+        at = np.where(
+            changes.any(axis=1), changes.argmax(axis=1) + 1, np.where(lines[:, 0] == low, g.shape[0], 0)
+        )
+        steps = np.diff(at)
+        if (steps >= 0).all() or (steps <= 0).all():
+            return True
+    return False
+
+
 def title(name: str, fitted: Fitted, perceptron: str = "line") -> str:
     """A panel's title: the classifier and the setting that shapes its regions."""
     if name == "perceptron":
         return f"Perceptron: {perceptron}"
     if name == "knn":
         return f"k-NN, k = {fitted.model.k}"
-    boxes = fitted.model.n_leaves_
-    return f"ID3 tree: {boxes} {'box' if boxes == 1 else 'boxes'}"
+    leaves = fitted.model.n_leaves_
+    return f"ID3 tree: {leaves} {'leaf' if leaves == 1 else 'leaves'}"
 
 
 def _milliseconds(seconds: float) -> str:
@@ -270,6 +367,48 @@ def line_ends(model: Any, low: np.ndarray, high: np.ndarray) -> np.ndarray | Non
 
 def _percent(value: float) -> str:
     return f"{value:.0%}"
+
+
+def shape_words(drawn: Picture) -> str:
+    """The tree's picture in words: its cuts, and whether they make a staircase."""
+    if drawn.pieces == 0:
+        return "one class over the whole box"
+    if drawn.corners == 0:
+        return "one straight cut" if drawn.pieces == 1 else f"{drawn.pieces} straight cuts"
+    kind = (
+        "a staircase"
+        if drawn.staircase and drawn.corners >= 3
+        else "an L"
+        if drawn.corners == 1 and drawn.areas == 2
+        else "a boundary"
+    )
+    areas = "" if drawn.areas <= 2 else f" around {drawn.areas} areas"
+    turns = "corner" if drawn.corners == 1 else "corners"
+    return f"{kind} of {drawn.pieces} straight pieces with {drawn.corners} {turns}{areas}"
+
+
+def _tree_sentence(data: str, tree: Fitted, line: Fitted) -> str:
+    """What the tree's panel shows, read off its picture (without one, only its boxes)."""
+    leaves = tree.model.n_leaves_
+    boxes = f"{leaves} {'box' if leaves == 1 else 'boxes'}"
+    if tree.regions is None:
+        drawn = f"the tree cuts the plane into {boxes}"
+    else:
+        its = "its leaf" if leaves == 1 else "its leaves"
+        drawn = f"from {boxes} ({its}) the tree draws {shape_words(picture(tree.regions))}"
+    scores = f"{_percent(tree.train_accuracy)} training, {_percent(tree.test_accuracy)} held out"
+    if data == "Axis-aligned boxes":
+        return (
+            f"Here the label is constant on large axis-aligned rectangles, where the CS 886 slides say trees "
+            f"do well: {drawn}, {scores}; its cuts can sit exactly on the edges."
+        )
+    if data in ("Diagonal boundary", "Gaussian clusters"):
+        return (
+            f"The boundary between the classes is diagonal, but each of the tree's tests cuts across one axis: "
+            f"{drawn}, {_percent(tree.test_accuracy)} held out against the perceptron's "
+            f"{_percent(line.test_accuracy)} with one line."
+        )
+    return f"At depth {tree.model.depth_}, {drawn}: {scores}."
 
 
 def describe(data: str, fitted: dict[str, Fitted], k: int, perceptron: str = "line") -> list[str]:
@@ -322,30 +461,7 @@ def describe(data: str, fitted: dict[str, Fitted], k: int, perceptron: str = "li
             f"k-NN at k = {knn.model.k} lets {knn.model.k} neighbours vote: {_percent(knn.train_accuracy)} "
             f"training, {_percent(knn.test_accuracy)} held out."
         )
-    boxes = tree.model.n_leaves_
-    if data == "Axis-aligned boxes":
-        said.append(
-            f"Here the label is constant on large axis-aligned rectangles, where the CS 886 slides say trees "
-            f"do well: {boxes} boxes, {_percent(tree.train_accuracy)} training and {_percent(tree.test_accuracy)} "
-            "held out; the tree's cuts can sit exactly on the edges."
-        )
-    elif data == "Gaussian clusters" and boxes <= 2:
-        said.append(
-            f"The boundary between the clusters is diagonal, but the tree has one cut across one axis: "
-            f"{_percent(tree.test_accuracy)} held out against the perceptron's {_percent(line.test_accuracy)}. "
-            "Allow more depth to see it build a staircase."
-        )
-    elif data == "Gaussian clusters":
-        said.append(
-            f"The boundary between the clusters is diagonal: the tree can only cut across one axis at a time, "
-            f"so it builds a staircase of {boxes} boxes where one line would do."
-        )
-    else:
-        said.append(
-            f"The tree cuts the plane into {boxes} axis-aligned {'box' if boxes == 1 else 'boxes'} "
-            f"(depth {tree.model.depth_}): "
-            f"{_percent(tree.train_accuracy)} training, {_percent(tree.test_accuracy)} held out."
-        )
+    said.append(_tree_sentence(data, tree, line))
     top = max(f.test_accuracy for f in fitted.values())
     best = [LABELS[name] for name in fitted if fitted[name].test_accuracy == top]
     together = best[0] if len(best) == 1 else f"{', '.join(best[:-1])} and {best[-1]}"
@@ -355,7 +471,7 @@ def describe(data: str, fitted: dict[str, Fitted], k: int, perceptron: str = "li
 
 # The page's default settings (the URL names without their ``cmp_`` prefix).
 DEFAULTS: dict[str, Any] = {
-    "data": "Gaussian clusters",
+    "data": "Diagonal boundary",
     "points": 200,
     "seed": 0,
     "perceptron": "line",
@@ -437,13 +553,13 @@ def questions() -> list[Question]:
             f"{_percent(line.test_accuracy)}: the kernel's boundary can close around the inner ring.",
         )
     )
-    tree = run(data="Gaussian clusters", depth=20)["tree"]
+    tree = run(data="Diagonal boundary", depth=20)["tree"]
     options = ("2", "3 to 6", "more than 6")
     asked.append(
         Question(
             "The tree's staircase",
-            {**DEFAULTS, **{"data": "Gaussian clusters", "depth": 20}},
-            "How many boxes (leaves) does the tree need for the diagonal between two clusters?",
+            {**DEFAULTS, **{"data": "Diagonal boundary", "depth": 20}},
+            "How many boxes (leaves) does the tree need to follow the diagonal x₂ = x₁?",
             options,
             _bucket(tree.model.n_leaves_, (3, 7), options),
             f"{tree.model.n_leaves_} boxes: each test cuts across one axis, so a diagonal boundary "

@@ -180,7 +180,71 @@ def test_points_all_in_one_place_still_compare_and_read_well():
     data = compare.split(X, y, 0)
     grid, low, high = compare.box(X, 10)
     fitted = {n: compare.fit(compare.make_model(n, data, k=15), data, grid) for n in compare.NAMES}
-    assert compare.title("tree", fitted["tree"]) == "ID3 tree: 1 box"
+    assert compare.title("tree", fitted["tree"]) == "ID3 tree: 1 leaf"
     said = " ".join(compare.describe("Your points", fitted, 15))
-    assert "1 axis-aligned box " in said and "the perceptron, k-NN and the tree" in said
+    assert (
+        "from 1 box (its leaf) the tree draws one class over the whole box" in said
+        and "the perceptron, k-NN and the tree" in said
+    )
     compare.line_ends(fitted["perceptron"].model, low, high)  # w may be 0: no line, no error
+
+
+def grid_of(rows: list[str]) -> np.ndarray:
+    """A picture typed as rows of 0/1 from the top (the highest x₂) down, as ``Fitted.regions``."""
+    return np.array([[int(c) for c in row] for row in reversed(rows)]).ravel()
+
+
+def test_picture_counts_what_the_eye_sees():
+    """An L, a staircase, a checkerboard and an island, counted by hand."""
+    ell = compare.picture(grid_of(["1111", "1111", "0011", "0011"]))
+    assert ell == compare.Picture(areas=2, corners=1, pieces=2, staircase=True)
+    assert compare.shape_words(ell) == "an L of 2 straight pieces with 1 corner"
+    stairs = compare.picture(grid_of(["1111", "0111", "0011", "0001"]))
+    assert stairs == compare.Picture(areas=2, corners=5, pieces=6, staircase=True)
+    assert compare.shape_words(stairs).startswith("a staircase of 6 straight pieces")
+    checker = compare.picture(grid_of(["0011", "0011", "1100", "1100"]))
+    assert checker.areas == 4 and checker.corners == 2 and checker.pieces == 4 and not checker.staircase
+    island = compare.picture(grid_of(["0000", "0110", "0110", "0000"]))
+    assert island == compare.Picture(areas=2, corners=4, pieces=4, staircase=False)
+    assert compare.shape_words(island) == "a boundary of 4 straight pieces with 4 corners"
+    cut = compare.picture(grid_of(["0011", "0011", "0011", "0011"]))
+    assert compare.shape_words(cut) == "one straight cut"
+    assert compare.shape_words(compare.picture(np.zeros(16, dtype=int))) == "one class over the whole box"
+
+
+def page_view(**settings):
+    """The three fits of a /compare view with their regions on the page's grid, as the page draws them."""
+    s = {**compare.DEFAULTS, **settings}
+    X, y = compare.make_data(s["data"], s["points"], s["seed"], s["flip"])
+    data = compare.split(X, y, s["seed"])
+    grid = compare.box(X, 100)[0]  # pages/_ui/shared.py's COMPARE_RESOLUTION
+    params = {"perceptron": s["perceptron"], "k": s["k"], "max_depth": s["depth"]}
+    return {name: compare.fit(compare.make_model(name, data, **params), data, grid) for name in compare.NAMES}
+
+
+def test_the_tree_sentence_describes_the_picture_drawn():
+    """Gaussian clusters at seed 0: 5 leaves draw an L with a notch (3 corners), which the old text
+    called "a staircase of 5 boxes"; the sentence now counts what is drawn."""
+    fitted = page_view(data="Gaussian clusters", depth=6)
+    drawn = compare.picture(fitted["tree"].regions)
+    said = " ".join(compare.describe("Gaussian clusters", fitted, 15))
+    assert not drawn.staircase or drawn.corners < 3
+    assert "staircase" not in said
+    assert f"{drawn.pieces} straight pieces with {drawn.corners} corner" in said
+    assert f"from {fitted['tree'].model.n_leaves_} boxes" in said
+
+
+def test_the_default_view_shows_the_lesson_its_text_states():
+    """/compare's first view: the perceptron's one line gets every training point, the tree's
+    boxes draw a staircase (several steps, one area a class), and the text says both."""
+    fitted = page_view()
+    drawn = compare.picture(fitted["tree"].regions)
+    assert fitted["perceptron"].train_accuracy == 1.0
+    assert drawn.staircase and drawn.corners >= 6 and drawn.areas == 2
+    assert fitted["perceptron"].test_accuracy >= max(fitted[n].test_accuracy for n in ("knn", "tree"))
+    said = compare.describe(compare.DEFAULTS["data"], fitted, compare.DEFAULTS["k"])
+    assert said[0] == "A line separates the training points: the perceptron gets them all right."
+    assert f"a staircase of {drawn.pieces} straight pieces with {drawn.corners} corners" in said[2]
+    question = next(q for q in compare.questions() if q.title == "The tree's staircase")
+    deep = page_view(**question.settings)["tree"]
+    assert compare.picture(deep.regions).staircase  # the question's "staircase" is one too

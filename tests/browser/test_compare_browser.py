@@ -54,7 +54,7 @@ def test_default_view_and_url_follow_a_widget(server, browser_page):
     page.goto(f"{server}/compare")
     wait_for_app(page)
     panels(page)
-    assert page.get_by_text("builds a staircase").count() == 1
+    assert page.get_by_text("the tree draws a staircase of").count() == 1
     screenshot(page, "compare-default")
     page.locator('[data-testid="stSelectbox"]').filter(has_text="Data").first.click()
     page.get_by_role("option", name="Spiral").click()
@@ -62,7 +62,7 @@ def test_default_view_and_url_follow_a_widget(server, browser_page):
     page.get_by_text("No line follows this boundary").wait_for(timeout=60_000)  # the spiral's text
     wait_for_app(page)
     panels(page)
-    assert page.get_by_text("builds a staircase").count() == 0
+    assert page.get_by_text("the tree draws a staircase of").count() == 0
     assert_no_exception_box(page)
     screenshot(page, "compare-spiral")
 

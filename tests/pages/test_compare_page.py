@@ -150,7 +150,7 @@ def expected_answers() -> dict[str, str]:
     xor = compare.run(data="XOR")
     moons = compare.run(data="Moons", k=1, flip=10)["knn"]
     circles = compare.run(data="Concentric circles", perceptron="RBF kernel")["perceptron"].test_accuracy
-    leaves = compare.run(data="Gaussian clusters", depth=20)["tree"].model.n_leaves_
+    leaves = compare.run(data="Diagonal boundary", depth=20)["tree"].model.n_leaves_
     spiral = compare.run(data="Spiral", points=400)
     boxes = compare.run(data="Axis-aligned boxes")
     return {
