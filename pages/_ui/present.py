@@ -2,7 +2,8 @@
 
 A sidebar toggle, bound to ``?present=1`` so a teacher can open the lecture straight in it.
 It enlarges the text (≥ 18 px), trims Streamlit's paddings and header, and tells each page
-(``is_on``) to draw its figures for a projector; ``chart`` draws Vega-Lite charts with 18 px labels.
+(``is_on``) to draw its figures for a projector; ``chart`` draws Vega-Lite charts with 18 px labels,
+``table`` small tables whose cells are 18 px and wrap.
 """
 
 from __future__ import annotations
@@ -37,16 +38,36 @@ label[data-testid="stWidgetLabel"][disabled], label[data-testid="stWidgetLabel"]
 </style>
 """
 
+# Presentation mode, at 1280×720. The root font is 20 px, so 1rem = 20 px and 0.9rem = 18 px.
+# - Paragraph text is 1rem, except a metric's value: Streamlit draws it as markdown, and a rule
+#   for every paragraph would shrink the headline number to body size (45 px → 20 px).
+# - Tables (st.table, markdown tables) wrap their cells rather than scroll sideways.
+# - The sidebar is 300 px only while open: a fixed width on the collapsed one kept its
+#   300 px as a blank column beside the page.
+# - The main block loses Streamlit's 5rem side padding (100 px a side here): figures get it.
 CSS = """
 <style>
 html { font-size: 20px; }
 [data-testid="stAppViewContainer"] .block-container,
-[data-testid="stMainBlockContainer"] { padding-top: 0.6rem; padding-bottom: 1rem; max-width: 100%; }
+[data-testid="stMainBlockContainer"] {
+  padding: 0.6rem 1.5rem 1rem; max-width: 100%;
+}
 [data-testid="stHeader"] { height: 0; min-height: 0; }
 [data-testid="stMarkdownContainer"] p, [data-testid="stCaptionContainer"], label, .stMarkdown { font-size: 1rem; }
+[data-testid="stMetricValue"], [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p {
+  font-size: 2.25rem; line-height: 1.2;
+}
+[data-testid="stMetricLabel"] [data-testid="stMarkdownContainer"] p { font-size: 1rem; }
+[data-testid="stTable"] table, [data-testid="stMarkdownContainer"] table { font-size: 0.9rem; }
+[data-testid="stTable"] th, [data-testid="stTable"] td,
+[data-testid="stMarkdownContainer"] th, [data-testid="stMarkdownContainer"] td {
+  font-size: 0.9rem; white-space: normal; overflow-wrap: anywhere; padding: 0.2rem 0.4rem;
+}
+[data-testid="stTable"] th p, [data-testid="stTable"] td p,
+[data-testid="stMarkdownContainer"] th p, [data-testid="stMarkdownContainer"] td p { font-size: 0.9rem; }
 h1 { font-size: 1.6rem !important; padding-top: 0 !important; padding-bottom: 0.2rem !important; }
 h2, h3 { font-size: 1.25rem !important; }
-[data-testid="stSidebar"] { min-width: 300px; max-width: 300px; }
+[data-testid="stSidebar"]:not([data-collapsed="true"]) { min-width: 300px; max-width: 300px; }
 </style>
 """
 
@@ -129,6 +150,23 @@ def chart(where: Any, spec: dict, **kwargs: Any) -> Any:
     if kwargs.get("alt") and "description" in spec:
         spec = {key: value for key, value in spec.items() if key != "description"}
     return where.vega_lite_chart(projector_spec(spec) if is_on() else spec, **kwargs)
+
+
+# What st.table takes of st.dataframe's arguments.
+_TABLE_ARGS = ("hide_index", "width", "height", "alt")
+
+
+def table(where: Any, data: Any, **kwargs: Any) -> Any:
+    """``where.dataframe(data, **kwargs)``, or in presentation mode ``where.table``: HTML whose
+    cells the CSS sets at 18 px and wraps, so nothing is cut off.
+
+    st.dataframe draws its cells on a canvas at Streamlit's own size, which no CSS reaches, and
+    cuts a long cell short. For the small tables of a lesson (a split worked by hand, claims and
+    their answers); a data set of hundreds of rows stays an st.dataframe.
+    """
+    if not is_on():
+        return where.dataframe(data, **kwargs)
+    return where.table(data, **{key: value for key, value in kwargs.items() if key in _TABLE_ARGS})
 
 
 def is_on() -> bool:

@@ -180,7 +180,7 @@ def _chart_problems(page) -> tuple[int, list[str], list[float]]:
     return len(charts), problems, sizes
 
 
-def _draw_a_digit(page, digit: int) -> None:
+def draw_a_digit(page, digit: int) -> None:
     from test_digits_browser import draw
 
     before = page.locator(".vega-embed").count()
@@ -240,7 +240,7 @@ def test_every_view_reads_from_the_back_and_passes_axe(server, projector, view):
                 f"{name}: the link did not open the tab {label!r}"
             )
     if digit is not None:
-        _draw_a_digit(page, int(digit))
+        draw_a_digit(page, int(digit))
     screenshot(page, f"present-view-{name}")
     count, fonts, sizes = _chart_problems(page)
     smallest = f"{min(sizes):.1f}px" if sizes else "-"

@@ -1,0 +1,204 @@
+"""Every page in presentation mode on a 1280×720 projector, measured (issue 26, items 11, 12, 14).
+
+For each page of ``app.py`` at ``?present=1``: the font size on screen of the headline number
+(≥ 32 px), of the smallest table cell (≥ 18 px) and of the smallest axis label (≥ 18 px), and
+nothing that scrolls sideways or is cut off. Text drawn inside the players' shadow roots counts
+like the page's own. Each page's screenshot is saved (``projector-<page>.png``) and its numbers
+printed, for the closing note. Then: a collapsed sidebar gives its width to the page, and
+"Set up this view" in "Try this" shows the figure it changes with its question beside it.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, SCREENSHOTS, assert_no_exception_box, screenshot, wait_for_app
+from test_classroom import draw_a_digit
+
+WIDTH, HEIGHT = 1280, 720
+HEADLINE, LABEL = 32, 18
+
+
+def app_pages() -> list[str]:
+    """Each page's address in ``app.py``'s navigation ("" for the default page), in order."""
+    pages = []
+    for node in ast.walk(ast.parse(Path(ROOT / "app.py").read_text())):
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "Page":
+            words = {word.arg: ast.literal_eval(word.value) for word in node.keywords}
+            pages.append("" if words.get("default") else words.get("url_path", Path(node.args[0].value).stem))
+    return pages
+
+
+PAGES = app_pages()
+
+# Every element of the page, the players' shadow roots included, and what the brief measures:
+# - headline: the page's key number on the first screen: an st.metric's value, else the largest
+#   text with a digit in it (headings, tabs and the Vega-Lite charts' ticks aside);
+# - cells: every cell of an HTML table (st.table, markdown, a player's), and each st.dataframe,
+#   whose canvas Streamlit draws at its own size whatever the page's CSS says;
+# - axes: every SVG text of a chart or a player (axis labels and titles, legends);
+# - sideways: the page scrolling sideways, an element that scrolls or clips its content
+#   sideways, a table wider than the block that holds it.
+MEASURE_JS = """() => {
+  const all = [];
+  const walk = root => root.querySelectorAll('*').forEach(el => { all.push(el); if (el.shadowRoot) walk(el.shadowRoot); });
+  walk(document);
+  const main = document.querySelector('[data-testid="stMain"]');
+  const up = el => el.parentNode instanceof ShadowRoot ? el.parentNode.host : el.parentElement;
+  const within = (el, test) => { for (let n = el; n; n = up(n)) if (test(n)) return n; return null; };
+  const shown = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const ownText = el => [...el.childNodes].filter(n => n.nodeType === 3).map(n => n.textContent).join('').trim();
+  const size = el => {
+    const px = parseFloat(getComputedStyle(el).fontSize);
+    if (el instanceof SVGElement) { const m = el.getScreenCTM(); return m ? px * Math.hypot(m.a, m.b) : px; }
+    return px;
+  };
+  const onFirstScreen = el => { const r = el.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; };
+  const texts = all.filter(el => within(el, n => n === main) && ownText(el) && shown(el));
+  const item = el => ({size: Math.round(size(el) * 10) / 10, text: ownText(el).slice(0, 40)});
+  const smallest = els => els.length ? els.map(item).reduce((a, b) => b.size < a.size ? b : a) : null;
+  const largest = els => els.length ? els.map(item).reduce((a, b) => b.size > a.size ? b : a) : null;
+
+  const metrics = texts.filter(el => within(el, n => n.dataset && n.dataset.testid === 'stMetricValue') && onFirstScreen(el));
+  const numbers = texts.filter(el => /\\d/.test(ownText(el)) && onFirstScreen(el)
+    && !within(el, n => /^H[1-6]$/.test(n.tagName) || n.getAttribute && (n.getAttribute('role') === 'tab'
+      || n.classList.contains('vega-embed') || (n.dataset && n.dataset.testid === 'stSidebar'))));
+  const cells = texts.filter(el => within(el, n => n.tagName === 'TD' || n.tagName === 'TH'));
+  const axes = texts.filter(el => el.tagName.toLowerCase() === 'text');
+
+  const sideways = [];
+  const page = document.scrollingElement;
+  if (page.scrollWidth > page.clientWidth) sideways.push(`the page is ${page.scrollWidth} px wide in ${page.clientWidth} px`);
+  for (const el of all) {
+    if (!within(el, n => n === main) || !shown(el)) continue;
+    const overflow = getComputedStyle(el).overflowX, name = el.dataset && el.dataset.testid || el.tagName.toLowerCase();
+    if (overflow !== 'visible' && el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0)
+      sideways.push(`${name} (${el.textContent.trim().slice(0, 30)}) ${overflow === 'hidden' || overflow === 'clip' ? 'clips' : 'scrolls'} ${el.scrollWidth} px in ${el.clientWidth} px`);
+    if (el.tagName === 'TABLE') {
+      const box = within(up(el), n => n.dataset && /^st(Table|Markdown|VerticalBlock|Column)/.test(n.dataset.testid || '')) || up(el);
+      const over = el.getBoundingClientRect().right - box.getBoundingClientRect().right;
+      if (over > 1) sideways.push(`a table (${el.textContent.trim().slice(0, 30)}) is ${Math.round(over)} px wider than its block`);
+    }
+  }
+  const frames = document.querySelectorAll('[data-testid="stMain"] [data-testid="stDataFrame"]').length;
+  return {
+    headline: largest(metrics) || largest(numbers), metric: metrics.length > 0,
+    cell: smallest(cells), dataframes: frames, axis: smallest(axes), sideways,
+  };
+}"""
+
+
+@pytest.fixture(scope="module")
+def projector(browser_context):
+    page = browser_context.new_page()
+    page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
+    yield page
+    page.close()
+
+
+def open_presenting(page, server: str, path: str) -> None:
+    page.goto(f"{server}/{path}?present=1")
+    wait_for_app(page, timeout=120_000)
+    page.wait_for_timeout(1500)  # charts and players lay themselves out after the script ends
+    assert_no_exception_box(page)
+
+
+def _px(found: dict | None) -> str:
+    return f"{found['size']:.1f} px ({found['text']!r})" if found else "-"
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("path", PAGES, ids=lambda path: path or "home")
+def test_every_page_reads_from_the_back_of_the_room(server, projector, path):
+    """Headline number ≥ 32 px, table cells and axis labels ≥ 18 px, nothing sideways."""
+    page, name = projector, path or "home"
+    open_presenting(page, server, path)
+    if path == "digits":  # its key number, the digit read, shows once something is drawn
+        draw_a_digit(page, 7)
+        page.evaluate("() => window.scrollTo(0, 0)")
+    screenshot(page, f"projector-{name}")  # the whole page, and the first screen as projected
+    page.screenshot(path=str(SCREENSHOTS / f"projector-{name}-720p.png"))
+    found = page.evaluate(MEASURE_JS)
+    frames = f" + {found['dataframes']} st.dataframe" if found["dataframes"] else ""
+    print(
+        f"\n/{path} at {WIDTH}×{HEIGHT}: headline {_px(found['headline'])}"
+        f"{'' if found['metric'] else ' (no st.metric)'} · table cell {_px(found['cell'])}{frames}"
+        f" · axis label {_px(found['axis'])} · sideways: {'; '.join(found['sideways']) or 'none'}"
+    )
+    problems = []
+    if path and (found["headline"] is None or found["headline"]["size"] < HEADLINE):
+        problems.append(f"headline number {_px(found['headline'])} < {HEADLINE} px")
+    if found["cell"] and found["cell"]["size"] < LABEL:
+        problems.append(f"table cell {_px(found['cell'])} < {LABEL} px")
+    if found["dataframes"]:
+        problems.append(
+            f"{found['dataframes']} st.dataframe: a canvas at Streamlit's size; use present.table"
+        )
+    if found["axis"] and found["axis"]["size"] < LABEL:
+        problems.append(f"axis label {_px(found['axis'])} < {LABEL} px")
+    problems += found["sideways"]
+    assert not problems, f"/{path}: {problems}"
+
+
+@pytest.mark.browser
+def test_metric_value_is_not_smaller_than_in_normal_mode(server, projector):
+    """st.metric's value in presentation mode: at least 32 px, and never smaller than without it."""
+    page = projector
+    value = '[data-testid="stMetricValue"] p'
+    sizes = {}
+    for mode, query in (("normal", ""), ("present", "present=1&")):
+        page.goto(f"{server}/knn?{query}knn_data=Moons")
+        wait_for_app(page, timeout=120_000)
+        sizes[mode] = page.locator(value).first.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")
+    print(f"\nst.metric value: {sizes['normal']} px normal, {sizes['present']} px presenting")
+    assert sizes["present"] >= max(HEADLINE, sizes["normal"]), sizes
+
+
+@pytest.mark.browser
+def test_a_collapsed_sidebar_gives_its_width_to_the_page(server, projector):
+    """Collapsed, the sidebar leaves no blank column: the main block starts at the window's edge."""
+    page = projector
+    open_presenting(page, server, "perceptron")
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    sidebar.hover()
+    page.locator('[data-testid="stSidebarCollapseButton"] button').click()
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=\"stSidebar\"]').dataset.collapsed === 'true'"
+    )
+    page.wait_for_timeout(800)  # the sidebar slides out
+    main = page.locator('[data-testid="stMain"]').bounding_box()
+    screenshot(page, "projector-sidebar-collapsed")
+    print(f"\ncollapsed sidebar: the main area is {main['width']:.0f} px wide from x = {main['x']:.0f}")
+    assert main["x"] <= 1 and main["width"] >= WIDTH - 20, main
+
+
+def test_pages_are_derived_from_the_app():
+    assert PAGES[0] == "" and len(PAGES) == len(set(PAGES)) >= 6, PAGES
+    assert all(re.fullmatch(r"[a-z-]*", page) for page in PAGES), PAGES
+
+
+def _small_table() -> None:
+    import pandas as pd
+    import streamlit as st
+
+    from pages._ui import present
+
+    present.table(
+        st, pd.DataFrame({"claim": ["a long answer " * 8], "holds": ["yes"]}), hide_index=True, key="t"
+    )
+
+
+@pytest.mark.parametrize("presenting", [False, True])
+def test_present_table_is_html_on_a_projector(presenting):
+    """present.table: an st.dataframe normally, an st.table (HTML that the CSS sizes) presenting;
+    st.dataframe's own arguments that st.table lacks are dropped, not raised on."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_small_table)
+    at.session_state["present"] = presenting
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert (len(at.table), len(at.dataframe)) == ((1, 0) if presenting else (0, 1))
