@@ -84,7 +84,8 @@ def projector(browser_context):
     page.close()
 
 
-def _open(page, server: str, path: str, params: dict | None = None) -> None:
+def open_presenting(page, server: str, path: str, params: dict | None = None) -> None:
+    """Open /<path> in presentation mode (``present=1`` and ``params`` in the link), ready."""
     page.goto(f"{server}/{path}?{urlencode({'present': '1', **(params or {})})}")
     wait_for_app(page, timeout=120_000)
     page.wait_for_timeout(1500)  # charts and players lay themselves out after the script ends
@@ -94,7 +95,7 @@ def _open(page, server: str, path: str, params: dict | None = None) -> None:
 @pytest.mark.parametrize("path", PAGES)
 def test_presentation_fits_a_projector(server, projector, path):
     page = projector
-    _open(page, server, path)
+    open_presenting(page, server, path)
     screenshot(page, f"present-720-{path or 'home'}")
     assert page.get_by_role("switch", name="Presentation mode").is_checked()
     size = page.evaluate(
@@ -120,7 +121,7 @@ def test_present_1_stays_in_the_link(server, projector, browser_context):
     move to another page, and in a new tab opened on the copied address, it is still on."""
     page = projector
     switch = page.get_by_role("switch", name="Presentation mode")
-    _open(page, server, "perceptron")
+    open_presenting(page, server, "perceptron")
     assert switch.is_checked() and "present=true" in page.url, page.url
     page.get_by_role("tab", name="Does it generalise?").click()  # a rerun (the tab is bound)
     page.wait_for_function("() => location.search.includes('pc_tab=')")
@@ -191,7 +192,7 @@ def draw_a_digit(page, digit: int) -> None:
     wait_for_app(page)
 
 
-def _open_try_this(page) -> bool:
+def open_try_this(page) -> bool:
     """Open the "Try this" expander, if the page has one."""
     summary = page.locator('[data-testid="stExpander"] summary', has_text="Try this")
     if not summary.count():
@@ -233,7 +234,7 @@ def test_every_view_reads_from_the_back_and_passes_axe(server, projector, view):
     path, params = view
     params = dict(params)
     digit = params.pop("draw", None)
-    _open(page, server, path, params)
+    open_presenting(page, server, path, params)
     for key, label in params.items():
         if key.endswith("_tab"):
             assert page.get_by_role("tab", name=label, exact=True).get_attribute("aria-selected") == "true", (
@@ -250,7 +251,7 @@ def test_every_view_reads_from_the_back_and_passes_axe(server, projector, view):
             path=str(SCREENSHOTS / f"present-view-{name}-chart{i}.png")
         )
 
-    opened = _open_try_this(page)
+    opened = open_try_this(page)
     counts, bad = _axe_counts(page)
     frames = len(page.frames) - 1
     summary = " ".join(f"{impact}={counts[impact]}" for impact in IMPACTS)

@@ -15,8 +15,9 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, SCREENSHOTS, assert_no_exception_box, screenshot, wait_for_app
-from test_classroom import draw_a_digit
+import test_classroom
+from conftest import ROOT, SCREENSHOTS, screenshot, wait_for_app
+from test_classroom import draw_a_digit, open_presenting
 
 WIDTH, HEIGHT = 1280, 720
 HEADLINE, LABEL = 32, 18
@@ -91,19 +92,8 @@ MEASURE_JS = """() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def projector(browser_context):
-    page = browser_context.new_page()
-    page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
-    yield page
-    page.close()
-
-
-def open_presenting(page, server: str, path: str) -> None:
-    page.goto(f"{server}/{path}?present=1")
-    wait_for_app(page, timeout=120_000)
-    page.wait_for_timeout(1500)  # charts and players lay themselves out after the script ends
-    assert_no_exception_box(page)
+# One 1280×720 window for the module, as test_classroom opens it.
+projector = test_classroom.projector
 
 
 def _px(found: dict | None) -> str:
