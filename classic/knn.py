@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from classic._search import TrainingSet, nearest_neighbors, tile_neighbors, tiles_suit
-from classic._validation import Estimator, check_is_fitted
+from classic._validation import Estimator, check_array, check_is_fitted, check_labels, is_sparse
 from classic.distances import METRICS, metric_suits, minkowski_p, pairwise_distances
 from classic.kdtree import KDTree
 
@@ -225,13 +225,13 @@ class KNNClassifier(Estimator):
     def fit(self, X: Any, y: Any) -> KNNClassifier:
         """Store the training data (prepared for the search). Returns self."""
         self._check_params()
-        X = check_points(X)
-        y = np.asarray(y)
-        if y.ndim != 1 or len(y) != len(X):
-            raise ValueError(f"y must be 1-D with one label per row of X; got {y.shape} for {len(X)} rows")
+        X = check_array(X, estimator=self)
+        _, self.classes_, self.y_ = check_labels(y, len(X), self)
         if self.k > len(X):
-            raise ValueError(f"k={self.k} is larger than the training set ({len(X)} points)")
-        self.classes_, self.y_ = np.unique(y, return_inverse=True)
+            samples = f"{len(X)} sample" + ("s" if len(X) > 1 else "")
+            raise ValueError(
+                f"k={self.k} is larger than the training set ({samples}): k must be at most {len(X)}"
+            )
         self.n_features_in_ = X.shape[1]
         self.X_ = X
         self.tree_ = KDTree(X) if self.algorithm == "kdtree" else None
@@ -241,9 +241,7 @@ class KNNClassifier(Estimator):
     def kneighbors(self, X: Any, k: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Distances and training indices of the k nearest neighbours, nearest first."""
         check_is_fitted(self, "X_")
-        X = check_points(X, keep_integers=self.tree_ is None)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, the model was fitted on {self.n_features_in_}")
+        X = check_points(X, keep_integers=self.tree_ is None, n_features=self.n_features_in_, estimator=self)
         k = self.k if k is None else k
         if not _is_count(k) or k > len(self.X_):
             raise ValueError(f"k must be an integer in [1, {len(self.X_)}]; got {k!r}")
@@ -285,21 +283,13 @@ def _check_k(k: Any) -> None:
         raise ValueError(f"k must be a positive integer; got {k!r}")
 
 
-def check_points(X: Any, keep_integers: bool = False) -> np.ndarray:
-    """X as a float64 matrix (or, with ``keep_integers``, an integer one as it is), checked."""
-    X = np.asarray(X) if keep_integers else X
-    if not (keep_integers and X.dtype.kind in "biu"):
-        try:
-            X = np.asarray(X, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise ValueError("X must be numeric") from None
-    if X.ndim != 2:
-        raise ValueError(f"X must be a 2-D array (rows × features); got shape {X.shape}")
-    if len(X) == 0:
-        raise ValueError("X is empty: at least one point is needed")
-    if X.dtype.kind == "f" and not np.all(np.isfinite(X)):
-        raise ValueError("X contains NaN or infinite values")
-    return X
+def check_points(
+    X: Any, keep_integers: bool = False, n_features: int | None = None, estimator: Any = None
+) -> np.ndarray:
+    """X as a float64 matrix (or, with ``keep_integers``, an integer one as it is), checked
+    by :func:`classic._validation.check_array`."""
+    integers = keep_integers and not is_sparse(X) and np.asarray(X).dtype.kind in "biu"
+    return check_array(X, numeric=not integers, n_features=n_features, estimator=estimator)
 
 
 def _neighbours_of_each_other(X: np.ndarray, k: int, metric: str, p: float) -> tuple[np.ndarray, np.ndarray]:

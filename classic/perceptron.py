@@ -38,7 +38,14 @@ from typing import Any
 
 import numpy as np
 
-from classic._validation import Estimator, RandomState, check_is_fitted, check_random_state
+from classic._validation import (
+    Estimator,
+    RandomState,
+    check_array,
+    check_is_fitted,
+    check_labels,
+    check_random_state,
+)
 
 KERNELS = ("linear", "polynomial", "rbf")
 
@@ -60,16 +67,15 @@ class Update:
     predicted: int | None = None
 
 
-def _check_classes(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _check_classes(X: Any, y: Any, estimator: Any = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Validated float X, its two or more classes, and each row's class as an index into them."""
-    X = _check_X(X)
-    y = np.asarray(y)
-    if y.ndim != 1 or len(y) != len(X):
-        raise ValueError(f"y must be 1-D with one label per row of X; got {len(y)} labels for {len(X)} rows")
-    classes, codes = np.unique(y, return_inverse=True)
+    X = check_array(X, estimator=estimator)
+    _, classes, codes = check_labels(y, len(X), estimator)
     if len(classes) < 2:
-        raise ValueError(f"the perceptron needs at least two classes; got {len(classes)}: {classes.tolist()}")
-    return X, classes, codes.ravel()
+        raise ValueError(
+            f"the perceptron needs at least two classes; got 1 class ({classes[0]!r}) in {len(X)} sample(s)"
+        )
+    return X, classes, codes
 
 
 def _check_two_classes(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -78,20 +84,6 @@ def _check_two_classes(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray, np.ndarr
     if len(classes) != 2:
         raise ValueError(f"this needs exactly two classes; got {len(classes)}: {classes.tolist()}")
     return X, classes, np.where(codes == 1, 1.0, -1.0)
-
-
-def _check_X(X: Any, n_features: int | None = None) -> np.ndarray:
-    try:
-        X = np.asarray(X, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError("X must be numeric") from None
-    if X.ndim != 2 or len(X) == 0:
-        raise ValueError(f"X must be a non-empty 2-D array (rows × features); got shape {X.shape}")
-    if not np.all(np.isfinite(X)):
-        raise ValueError("X contains NaN or infinite values")
-    if n_features is not None and X.shape[1] != n_features:
-        raise ValueError(f"X has {X.shape[1]} features, but the model was fitted with {n_features}")
-    return X
 
 
 def _check_max_epochs(max_epochs: Any) -> int:
@@ -203,7 +195,7 @@ class Perceptron(_ScoreClassifier):
             raise ValueError(f"learning_rate must be a positive number; got {rate!r}")
         if not np.isfinite(rate):
             raise ValueError(f"learning_rate must be a positive number; got {rate!r}")
-        X, self.classes_, codes = _check_classes(X, y)
+        X, self.classes_, codes = _check_classes(X, y, self)
         self.n_features_in_ = X.shape[1]
         rng = check_random_state(self.random_state)
         if len(self.classes_) > 2:
@@ -330,7 +322,7 @@ class Perceptron(_ScoreClassifier):
     def decision_function(self, X: Any) -> np.ndarray:
         """w·x + b for each row of X; k ≥ 3 classes: (rows, k), each class's w_c·x + b_c."""
         check_is_fitted(self, "coef_")
-        X = _check_X(X, self.n_features_in_)
+        X = check_array(X, n_features=self.n_features_in_, estimator=self)
         return (
             X @ self.coef_.T + self.intercept_ if self.coef_.ndim == 2 else X @ self.coef_ + self.intercept_
         )
@@ -517,7 +509,7 @@ class DualPerceptron(_ScoreClassifier):
         if self.kernel not in KERNELS:
             raise ValueError(f"kernel must be one of {', '.join(KERNELS)}; got {self.kernel!r}")
         max_epochs = _check_max_epochs(self.max_epochs)
-        X, self.classes_, codes = _check_classes(X, y)
+        X, self.classes_, codes = _check_classes(X, y, self)
         self.n_features_in_ = X.shape[1]
         gram = kernel_matrix(X, X, self.kernel, self.degree, self.gamma)
         if len(self.classes_) > 2:
@@ -596,7 +588,7 @@ class DualPerceptron(_ScoreClassifier):
     def decision_function(self, X: Any) -> np.ndarray:
         """Σ α_i y_i K(x_i, x) + b for each row of X; k ≥ 3 classes: (rows, k), one score per class."""
         check_is_fitted(self, "alpha_")
-        X = _check_X(X, self.n_features_in_)
+        X = check_array(X, n_features=self.n_features_in_, estimator=self)
         K = kernel_matrix(self.X_, X, self.kernel, self.degree, self.gamma)
         return (
             (self.dual_coef_ @ K).T + self.intercept_

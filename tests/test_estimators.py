@@ -151,3 +151,101 @@ def test_a_pipeline_scaler_then_knn_in_a_grid_search():
     search = GridSearchCV(pipeline, {"knnclassifier__k": [1, 5, 15]}, cv=FOLDS).fit(X, y)
     assert search.best_params_["knnclassifier__k"] in (1, 5, 15)
     assert search.best_score_ > 0.7
+
+
+# ── Input validation (issue 24): one check_array / check_labels for every estimator ─────────
+
+NUMERIC = [Perceptron, DualPerceptron, KNNClassifier]
+
+
+def _three_classes():
+    X, y = datasets.gaussian_clusters(10, centers=((-2, 0), (2, 0), (0, 2)), std=0.5, random_state=0)
+    return X, y
+
+
+@pytest.mark.parametrize("cls", NUMERIC)
+@pytest.mark.parametrize(
+    ("X", "y", "error", "message"),
+    [
+        (np.ones((6, 2)) + 1j, [0, 1] * 3, ValueError, "Complex data not supported"),
+        (np.ones((6, 2)), np.array([0, 1] * 3) + 1j, ValueError, "Complex data not supported"),
+        (np.ones((6, 2)), [0, 1, 0, np.nan, 1, 0], ValueError, "Input y contains NaN"),
+        (np.ones((6, 2)), [0, 1, 0, np.inf, 1, 0], ValueError, "Input y contains infinity"),
+        (np.zeros((0, 2)), [], ValueError, r"0 sample\(s\)"),
+        (np.zeros((6, 0)), [0, 1] * 3, ValueError, r"0 feature\(s\) \(shape=\(6, 0\)\)"),
+        (np.ones((6, 2)), [0.5, 1.5, 0.2, 0.1, 3.3, 1.0], ValueError, "Unknown label type: continuous"),
+        (np.ones((6, 2)), None, ValueError, "requires y to be passed, but the target y is None"),
+        (np.ones((6, 2)), np.zeros((6, 2)), ValueError, "y should be a 1d array"),
+        (np.ones((6, 2)), [0, 1], ValueError, "one label per row"),
+        (np.ones(6), [0, 1] * 3, ValueError, "Reshape your data"),
+        ([["a", "b"]] * 6, [0, 1] * 3, ValueError, "X must be numeric"),
+        (np.array([[1, {}]] * 6, dtype=object), [0, 1] * 3, TypeError, "must be a string or a real number"),
+        (np.array([[np.nan, 1.0]] * 6), [0, 1] * 3, ValueError, "Input X contains NaN"),
+        (np.array([[np.inf, 1.0]] * 6), [0, 1] * 3, ValueError, "Input X contains infinity"),
+        (np.ones((6, 2)), np.array([0, "a", 1, 0, 1, 0], dtype=object), ValueError, "Unknown label type"),
+    ],
+    ids=lambda v: "" if not isinstance(v, str) else v[:30],
+)
+def test_bad_arrays_are_refused_with_what_was_wrong(cls, X, y, error, message):
+    with pytest.raises(error, match=message):
+        cls(**({"k": 1} if cls is KNNClassifier else {})).fit(X, y)
+
+
+def test_one_sample_or_one_class_says_so():
+    for cls in (Perceptron, DualPerceptron):
+        with pytest.raises(ValueError, match="1 class"):
+            cls().fit(np.ones((1, 3)), [0])
+    with pytest.raises(ValueError, match="1 sample"):
+        KNNClassifier(k=5).fit(np.ones((1, 3)), [0])
+    assert KNNClassifier(k=1).fit(np.ones((1, 3)), [7]).predict(np.zeros((2, 3))).tolist() == [7, 7]
+
+
+@pytest.mark.parametrize("cls", NUMERIC)
+def test_sparse_input_is_refused_saying_it_is_not_supported(cls):
+    from scipy import sparse
+
+    X, y = _three_classes()
+    with pytest.raises(TypeError, match="sparse input is not supported"):
+        cls().fit(sparse.csr_matrix(X), y)
+    fitted = cls().fit(X, y)
+    with pytest.raises(TypeError, match="sparse input is not supported"):
+        fitted.predict(sparse.csr_array(X))
+
+
+@pytest.mark.parametrize("cls", NUMERIC)
+def test_predict_checks_the_number_of_features_and_the_shape(cls):
+    X, y = _three_classes()
+    fitted = cls().fit(X, y)
+    with pytest.raises(ValueError, match="X has 1 features, but .* is expecting 2 features as input"):
+        fitted.predict(X[:, :1])
+    with pytest.raises(ValueError, match="Reshape your data"):
+        fitted.predict(X[0])
+
+
+@pytest.mark.parametrize("cls", NUMERIC)
+def test_a_column_y_is_read_as_1d_with_a_warning(cls):
+    from classic._validation import DataConversionWarning
+
+    X, y = _three_classes()
+    with pytest.warns(DataConversionWarning, match="A column-vector y was passed"):
+        column = cls().fit(X, y[:, None])
+    np.testing.assert_array_equal(column.predict(X), cls().fit(X, y).predict(X))
+
+
+@pytest.mark.parametrize("cls", NUMERIC)
+@pytest.mark.parametrize(
+    "labels", [np.array([3, 7, 11]), np.array([-1.0, 0.0, 2.0]), np.array(["a", "b", "c"])]
+)
+def test_predictions_keep_ys_dtype_and_survive_pickling(cls, labels):
+    import pickle
+
+    from sklearn.metrics import accuracy_score
+
+    X, y = _three_classes()
+    y = labels[y]
+    model = cls().fit(X, y)
+    predicted = model.predict(X)
+    assert predicted.dtype == y.dtype and model.classes_.dtype == y.dtype
+    assert accuracy_score(y, predicted) == model.score(X, y) > 0.9
+    loaded = pickle.loads(pickle.dumps(model))
+    np.testing.assert_array_equal(loaded.predict(X), predicted)
