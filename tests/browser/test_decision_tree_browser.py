@@ -153,6 +153,50 @@ def test_presentation_mode_fits_the_tree_and_controls_in_1280x720(server, browse
     page.screenshot(path=str(screenshot(page, "decision-tree-present-720p")), full_page=False)
 
 
+def root_box_is_in_view(root) -> bool:
+    """Whether the tree's root node is drawn wholly inside the player's visible frame."""
+    stage = root.locator("#stage").bounding_box()
+    box = root.locator(
+        "#view > g:nth-child(2) > g:first-child > rect"
+    ).bounding_box()  # the root is drawn first
+    return (
+        stage["x"] <= box["x"]
+        and box["x"] + box["width"] <= stage["x"] + stage["width"]
+        and stage["y"] <= box["y"]
+        and box["y"] + box["height"] <= stage["y"] + stage["height"]
+    )
+
+
+@pytest.mark.parametrize(
+    ("params", "size"),
+    [
+        ({"present": "true", "tree_data": "Play Tennis"}, (1280, 720)),
+        ({"present": "true", "tree_data": "1984 congressional votes"}, (1280, 720)),
+        ({"tree_data": "1984 congressional votes"}, (1440, 900)),
+        ({"tree_data": "Moons (2-D points)", "tree_tab": "Regions"}, (1440, 900)),
+    ],
+)
+def test_the_player_opens_on_the_whole_tree_with_its_root_in_view(server, browser_page, params, size):
+    """It opened zoomed on the last split, the root cut off (even Play Tennis at 1280×720)."""
+    page = browser_page
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    open_link(page, server, params)
+    root = player(page)
+    assert root_box_is_in_view(root)
+    sizes = root.evaluate(
+        "(root) => [...root.querySelectorAll('#view text')].map(t => t.getBoundingClientRect().height)"
+    )
+    assert min(sizes) >= (18 if "present" in params else 14 * 0.8) * 0.95  # readable, not shrunk to fit
+    folds = root.locator("#view text", has_text="+")
+    if len(data(root)["nodes"]) > 30:  # the 61-node votes tree: folded below a readable level
+        assert folds.count() > 0 and "click one to open it" in root.locator("#status").inner_text()
+        before = root.locator("#view [data-node]").count()
+        folds.first.click()
+        assert root.locator("#view [data-node]").count() > before  # a click opens a fold
+    name = "-".join(str(v) for v in params.values()).replace(" ", "_")
+    page.screenshot(path=str(screenshot(page, f"decision-tree-open-{name}-{size[0]}")), full_page=False)
+
+
 def test_2d_regions_click_a_point_to_follow_its_path(server, browser_page):
     page = browser_page
     open_link(page, server, {"tree_data": "XOR (2-D points)", "tree_tab": "Regions"})
