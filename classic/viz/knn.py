@@ -33,6 +33,7 @@ ASPECT = 0.75  # the map's height over its width, on screen
 # The grid's neighbour table sent to the browser, at most: a larger K costs over 1 s to search at n = 1000.
 PAYLOAD_BYTES = 4 * 2**20
 PREVIEW = 64  # neighbours per cell in the table sent first when the full one is large
+K_CURVES = 100  # the accuracy curves run to this k where the points allow
 
 
 def view_grid(X: np.ndarray, resolution: int = RESOLUTION) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -51,19 +52,35 @@ def view_grid(X: np.ndarray, resolution: int = RESOLUTION) -> tuple[np.ndarray, 
 
 
 def accuracy_view(Xs, y, seed: int, metric: str, p: float, weights: str, bandwidth: float):
-    """Accuracy against k = 1…60 (training, held-out on a 70/30 split, leave-one-out) as a
-    Vega-Lite spec, with the best k by leave-one-out and its accuracy."""
+    """Accuracy against k = 1…``K_CURVES``, or up to the size of the 70% training part when it is
+    smaller (training and held out on that 70/30 split, and leave-one-out), as a Vega-Lite spec,
+    with the best k by leave-one-out and its accuracy.
+
+    One range of k for the three curves: leave-one-out could go to n − 1, but there balanced
+    classes out-vote every point (0% at k = 99 on the post's 50 + 50), an end that says nothing.
+    """
     X_train, X_test, y_train, y_test = evaluation.train_test_split(Xs, y, 0.3, seed, stratify=len(Xs) >= 20)
-    ks = np.arange(1, min(len(X_train), 60) + 1)
+    ks = np.arange(1, min(len(X_train), K_CURVES) + 1)
     args = (metric, p, weights, bandwidth)
-    loo = leave_one_out_accuracy(Xs, y, ks[ks < len(Xs)], *args)
     curves = {
         "training": accuracy_by_k(X_train, y_train, X_train, y_train, ks, *args),
         "held-out (30%)": accuracy_by_k(X_train, y_train, X_test, y_test, ks, *args),
-        "leave-one-out": np.pad(loo, (0, len(ks) - len(loo)), constant_values=np.nan),
+        "leave-one-out": leave_one_out_accuracy(Xs, y, ks, *args),
     }
-    best = int(np.nanargmax(curves["leave-one-out"]))
+    best = int(np.argmax(curves["leave-one-out"]))
     return accuracy_chart(ks, curves, int(ks[best])), int(ks[best]), float(curves["leave-one-out"][best])
+
+
+def accuracy_domain(curves: dict[str, np.ndarray]) -> tuple[float, float]:
+    """The accuracy axis, zoomed to the curves: from 2 points under the lowest value, down to a
+    multiple of 5%, to 2 points over the highest (so a curve at 100% stays off the frame).
+
+    On a fixed 0–100% axis curves between 85% and 100% are flat lines at the top.
+    """
+    values = np.concatenate([np.asarray(v, dtype=float) for v in curves.values()])
+    values = values[~np.isnan(values)]
+    low = max(0.0, np.floor((values.min() - 0.02) * 20) / 20)
+    return float(round(low, 2)), float(values.max() + 0.02)
 
 
 def player_size(n: int, weighted: bool) -> int:
@@ -225,7 +242,8 @@ def regions_png(X, y, model: KNNClassifier, scale, offset, class_names: list[str
 
 
 def accuracy_chart(ks: np.ndarray, curves: dict[str, np.ndarray], best_k: int) -> dict:
-    """Accuracy against k, one line per curve, on a fixed 0–100% scale: a Vega-Lite spec.
+    """Accuracy against k, one line per curve, the accuracy axis zoomed to the curves (its title
+    says where it starts when that is not 0): a Vega-Lite spec.
 
     Written out as altair writes it (but for the data sets' names), without its schema
     validation, which took 35 ms of every new data set's rerun (measured).
@@ -239,6 +257,8 @@ def accuracy_chart(ks: np.ndarray, curves: dict[str, np.ndarray], best_k: int) -
         if not np.isnan(v)
     ]
     curve, domain = {"field": "curve", "type": "nominal"}, list(curves)
+    low, high = accuracy_domain(curves)
+    title = "accuracy" if low == 0 else f"accuracy (axis from {low:.0%}, not 0)"
     color = {**curve, "legend": {"orient": "bottom", "title": None}}
     lines = {
         "data": {"name": "curves"},
@@ -251,11 +271,17 @@ def accuracy_chart(ks: np.ndarray, curves: dict[str, np.ndarray], best_k: int) -
                 {"field": "k", "type": "quantitative"},
                 {"field": "accuracy", "format": ".1%", "type": "quantitative"},
             ],
-            "x": {"field": "k", "title": "k (neighbours)", "type": "quantitative"},
+            "x": {
+                "field": "k",
+                "title": "k (neighbours)",
+                "type": "quantitative",
+                "scale": {"domain": [0, int(ks[-1])], "nice": False},
+            },
             "y": {
                 "axis": {"format": "%"},
                 "field": "accuracy",
-                "scale": {"domain": [0, 1]},
+                "title": title,
+                "scale": {"domain": [low, high], "nice": False, "zero": False},
                 "type": "quantitative",
             },
         },

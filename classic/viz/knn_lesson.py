@@ -16,7 +16,7 @@ import numpy as np
 from classic import datasets, evaluation, knn
 from classic.knn import TIE_RULE, KNNClassifier, leave_one_out_accuracy, pairwise_distances, vote
 from classic.preprocessing import MinMaxScaler, StandardScaler
-from classic.viz.knn import view_grid
+from classic.viz.knn import K_CURVES, view_grid
 
 POST = "The post's two clusters"
 CLUSTERS = "Gaussian clusters around a circle"
@@ -269,7 +269,7 @@ def try_this_steps() -> list[dict]:
         "Same colours, but some cells turn grey: tied votes",
         "New colours: it smooths out",
     ]
-    ks = np.arange(1, 61)
+    ks = np.arange(1, K_CURVES + 1)  # as far as the page's curves go
     loo = leave_one_out_accuracy(X, y, ks)
     best = int(ks[np.argmax(loo)])
     picks = ["k = 1", "a k from 2 to 25", "a k above 25"]
@@ -318,11 +318,11 @@ def try_this_steps() -> list[dict]:
         dict(
             title="The best k",
             setup=_view("Moons", knn_points=200, knn_k=best),
-            question="Which k does leave-one-out accuracy pick on the moons (k up to 60)?",
+            question=f"Which k does leave-one-out accuracy pick on the moons (k up to {K_CURVES})?",
             options=picks,
             answer=_pick(picks, [best == 1, 2 <= best <= 25, best > 25]),
             why=f"k = {best}: {loo.max():.1%} of the points are classified right by the others, against "
-            f"{loo[0]:.1%} at k = 1 (too jumpy) and {loo[-1]:.1%} at k = 60 (too smooth).",
+            f"{loo[0]:.1%} at k = 1 (too jumpy) and {loo[-1]:.1%} at k = {ks[-1]} (too smooth).",
         ),
         dict(
             title="Which feature decides without scaling?",
@@ -391,8 +391,9 @@ def depth_note(depth: int, n: int) -> str:
 
 
 ACCURACY_ALT = (
-    "Accuracy against k from 1 to 60: training accuracy, accuracy on a held-out 30%, and leave-one-out "
-    "accuracy, on a fixed scale from 0 to 100%, with a dotted line at the best k by leave-one-out."
+    "Accuracy against k from 1 to 100 (or as far as the points allow): training accuracy, accuracy on a "
+    "held-out 30%, and leave-one-out accuracy, on an accuracy axis zoomed to the curves (its title says "
+    "where it starts), with a dotted line at the best k by leave-one-out."
 )
 
 

@@ -232,13 +232,13 @@ def _expected_answers() -> list[str]:
     a1, a51 = (KNNClassifier(k=k).fit(X, y).score(X, y) for k in (1, 51))
     one, two = (KNNClassifier(k=k).fit(X, y).decide(grid) for k in (1, 2))
     same = bool(np.all(one.label == two.label))
-    # Leave-one-out by refitting without each point, for k = 1..60.
-    right = np.zeros(60)
+    # Leave-one-out by refitting without each point, for k = 1..100.
+    right = np.zeros(100)
     for i in range(len(X)):
         rest = np.arange(len(X)) != i
-        model = KNNClassifier(k=60).fit(X[rest], y[rest])
+        model = KNNClassifier(k=100).fit(X[rest], y[rest])
         distances, indices = model.kneighbors(X[i : i + 1])
-        for k in range(1, 61):
+        for k in range(1, 101):
             winner = vote(model.y_[indices[:, :k]], distances[:, :k], 2)[0][0]
             right[k - 1] += model.classes_[winner] == y[i]
     best = int(np.argmax(right)) + 1
@@ -399,3 +399,33 @@ def test_your_points_from_a_csv_file_a_bad_file_and_the_link():
     header, _ = payload(at)
     assert header["points"] == X.round(2).ravel().tolist() and header["labels"] == y.tolist()
     assert "· 13 points" in facts(at) and not at.warning
+
+
+def accuracy_chart(at) -> tuple[dict, list[dict]]:
+    """The accuracy-against-k chart's Vega-Lite spec and its curves' rows (Streamlit sends a
+    spec's named data sets beside it, as Arrow tables)."""
+    import pyarrow as pa
+
+    chart = next(c for c in at.get("vega_lite_chart") if any(d.name == "curves" for d in c.proto.datasets))
+    data = next(d for d in chart.proto.datasets if d.name == "curves").data.data
+    return json.loads(chart.proto.spec), pa.ipc.open_stream(data).read_all().to_pylist()
+
+
+@pytest.mark.parametrize(
+    ("data", "points", "last_k"), [("Moons", 100, 70), ("Moons", 200, 100), (None, 1000, 100)]
+)
+def test_the_accuracy_axis_is_zoomed_to_the_curves_and_k_runs_to_100(data, points, last_k):
+    """On 0–100% curves between 80% and 100% were flat lines at the top and k stopped at 60: the
+    axis now starts just under the lowest value and says so, and k runs to 100 (or to the size
+    of the 70% training part, as far as the held-out curve can go)."""
+    params = {"knn_points": points, "knn_tab": "Accuracy against k"} | ({"knn_data": data} if data else {})
+    at = open_page("knn", params=params)
+    assert_no_exception(at)
+    spec, rows = accuracy_chart(at)
+    values = [r["accuracy"] for r in rows]
+    low, high = spec["layer"][0]["encoding"]["y"]["scale"]["domain"]
+    assert 0.5 < low <= min(values) - 0.02 < min(values) - 0.02 + 0.05 + 1e-9 and high >= max(values)
+    assert high - low <= 2 * (max(values) - min(values)) + 0.09  # zoomed: no more than twice the spread
+    assert spec["layer"][0]["encoding"]["y"]["title"] == f"accuracy (axis from {low:.0%}, not 0)"
+    for curve in ("training", "held-out (30%)", "leave-one-out"):
+        assert [r["k"] for r in rows if r["curve"] == curve] == list(range(1, last_k + 1))
