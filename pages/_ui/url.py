@@ -14,7 +14,9 @@ parameters the run started with and keeps an empty slot at the top of the page;
 stops early) compares them with
 the values the widgets took and fills the slot with a note such as "ignored ``knn_k=abc`` from
 the link (not a valid value; using 5)". Values are shortened and shown as code spans: a link's
-text is shown as text, never as Markdown or HTML, and never raises.
+text is shown as text, never as Markdown or HTML, and never raises. Only a link's values are
+noted: a value the app itself left in the URL earlier in the session (a player's step, written
+back and then moved on by the next step) is not a link's, whatever the next run makes of it.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 _AT_START = "_url_params_at_start"
 _BEFORE_APP = "_url_params_before_app"
 _SLOT = "_url_note_slot"
+_OWN = "_url_params_written"  # {key: [values, ...]}: what the app itself left in the URL
+OWN_REMEMBERED = 64  # values remembered a key (a long session steps a player many times)
 SHOWN_CHARACTERS = 40
 SHOWN_NOTES = 5
 # CommonMark lets a backslash escape any ASCII punctuation, which leaves no Markdown, HTML,
@@ -95,9 +99,33 @@ def record_link() -> None:
     st.session_state[_BEFORE_APP] = _params()
 
 
+def _remember_own(params: dict[str, list[str]]) -> None:
+    """Remember the URL a run leaves: the app's own writes, which a later run may start from."""
+    own = st.session_state.setdefault(_OWN, {})
+    for key, values in params.items():
+        seen = own.setdefault(key, [])
+        if values in seen:
+            seen.remove(values)
+        seen.append(values)
+        del seen[:-OWN_REMEMBERED]
+
+
+def _from_link(params: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The parameters that may have come from a link: not a value the app itself left in the URL.
+
+    A player that reports a step sets its value and the run writes it to the URL; the next
+    report's run starts from that URL (or, reported quickly, from an older one of the app's
+    own), and the value the page now takes differs from it. That is the app's own history, not
+    a link the user opened; back and forward return to such URLs too. A value the app rejects
+    is never left in the URL (Streamlit drops or clamps it), so a link's bad value is never one.
+    """
+    own = st.session_state.get(_OWN) or {}
+    return {key: values for key, values in params.items() if values not in own.get(key, [])}
+
+
 def start_page() -> None:
     """Record the run's query parameters and keep the note's slot at the top of the page."""
-    st.session_state[_AT_START] = {**st.session_state.pop(_BEFORE_APP, {}), **_params()}
+    st.session_state[_AT_START] = _from_link({**st.session_state.pop(_BEFORE_APP, {}), **_params()})
     st.session_state[_SLOT] = st.empty()
     _drop_non_finite_numbers()
 
@@ -153,6 +181,15 @@ def ignored_params() -> list[tuple[str, str, str]]:
 def note_ignored_params() -> None:
     """Call once at the end of a page: a visible note for every link value that was ignored."""
     ignored = ignored_params()
+    # The app's own values: those a value of this run (a widget's, a player's) stands behind.
+    noted = {(key, text) for key, text, _ in ignored}
+    _remember_own(
+        {
+            key: values
+            for key, values in _params().items()
+            if key in st.session_state and not any((key, text) in noted for text in values)
+        }
+    )
     if not ignored:
         return
     lines = [
