@@ -112,6 +112,16 @@ with tabs[shown]:
                 base = BASES.get(unit, 2.0)
                 st.dataframe(figures.highlighted(figures.split_table(worked, base)), hide_index=True)
                 st.dataframe(figures.split_terms(worked, base), hide_index=True)
+        if name == lesson.ARYA:  # the post's hand-drawn tree beside ID3's
+            with st.container(border=True):
+                st.markdown(lesson.ARYA_HEADING)
+                trees = lesson.arya_trees(X, y, names)
+                for column, (title, tree) in zip(st.columns(2), trees, strict=True):
+                    column.markdown(f"{title}: {lesson.tree_caption(tree, X, y)}")
+                    column.graphviz_chart(
+                        tree_export.to_dot(tree, highlight=X[row - 1]).source, width="stretch"
+                    )
+                st.caption(lesson.arya_note(*(tree for _, tree in trees)))
     elif shown == "Regions" and not figures.on_a_plane(model, X):
         st.info("Choose 2-D points (clusters, moons, …, or your own), or upload two numeric columns.")
     elif shown == "Regions":

@@ -239,12 +239,13 @@ def tree_params(criterion: str, missing: str, depth: int, min_gain: float) -> di
 
 
 VOTES, UPLOAD, YOURS = "1984 congressional votes", "Upload a CSV", "Your points (2-D, click to place)"
+ARYA = "Arya's riding data (the post)"
 
 
 def data_sets(load_votes: Any) -> dict[str, Any]:
     """The page's data sets by name: the sources' tables, the votes (``load_votes``), 2-D points, an upload."""
     return {
-        "Arya's riding data (the post)": datasets.load_arya,
+        ARYA: datasets.load_arya,
         "Play Tennis": datasets.load_play_tennis,
         "HasKids & Dora (the slides)": datasets.load_has_kids,
         "Test1 vs Test2 (the slides)": datasets.load_two_tests,
@@ -253,6 +254,43 @@ def data_sets(load_votes: Any) -> dict[str, Any]:
         YOURS: None,
         UPLOAD: None,
     }
+
+
+ARYA_HEADING = (
+    "**The post's hand-drawn tree beside the tree ID3 grows** (information gain, on the same six days)"
+)
+
+
+def arya_trees(X: Any, y: Any, names: Sequence[str]) -> list[tuple[str, Any]]:
+    """The post's hand-drawn tree (Wind at the root, Temperature under Wind = Low) and ID3's, fitted on ``X, y``."""
+    return [
+        ("The post's tree", id3_lessons.fit_layout(X, y, id3_lessons.POST_ARYA_LAYOUT, names)),
+        ("ID3's tree", id3.ID3().fit(X, y, names)),
+    ]
+
+
+def tree_caption(model: Any, X: Any, y: Any) -> str:
+    """A tree's size and how many of the rows it answers right."""
+    right = int((model.predict(X) == np.asarray(y)).sum())
+    return (
+        f"{plural(model.n_nodes_, 'node')}, {plural(model.n_leaves_, 'leaf', 'leaves')}; "
+        f"{right} of {plural(len(y), 'day')} right ({right / len(y):.0%})."
+    )
+
+
+def arya_note(post: Any, ours: Any) -> str:
+    """What the two Arya trees have in common and where they part, with ID3's first gains."""
+    gains = {c.feature: c.gain for c in ours.steps_[0].candidates()}
+    others = ", ".join(f"{f} {number(g)}" for f, g in gains.items() if f != ours.root_.feature)
+    differ, total = id3_lessons.disagreement(post, ours)
+    return (
+        f"ID3 asks about {ours.root_.feature} first: it parts the six days perfectly (gain "
+        f"{number(gains[ours.root_.feature])} bits; {others}), so one question is enough. The post's leaf for "
+        "Wind = Low, Temperature = Hot saw no day: the post writes “None”, here it answers its parent's majority "
+        f"(dashed). Both trees answer the six days right, yet they disagree on {differ} of the {total} possible "
+        "days: six days cannot tell them apart. (Below its formula Wind = Low ∧ Temp = Warm, the post words the "
+        "same rule with the wind “High”; its tree and formula say Low.)"
+    )
 
 
 def new_tree(params: dict, prune: bool, fraction: float, seed: int) -> Any:

@@ -478,3 +478,27 @@ def test_an_upload_of_two_numeric_columns_is_drawn_as_regions():
     assert len(spec["layer"][0]["data"]["values"]) == model.n_leaves_ > 1
     at = linked({"tree_data": "Play Tennis", "tree_tab": "Regions"})
     assert "two numeric columns" in at.info[0].value
+
+
+def test_arya_the_posts_hand_drawn_tree_beside_the_tree_id3_grows():
+    """The home page promised it; nothing drew it. The post: Wind at the root, Temperature under
+    Wind = Low, every leaf pure on the six days, a "None" leaf for Low wind and Hot."""
+    X, y, names = datasets.load_arya()
+    at = linked({"tree_data": "Arya's riding data (the post)"})
+    charts = at.get("graphviz_chart")
+    assert len(charts) == 2
+    post, ours = (chart.proto.spec for chart in charts)
+    assert re.search(r"n0 \[label=<<B>Wind</B>", post) and "<B>Temperature</B>" in post
+    assert "no training rows" in post  # the post's "None" leaf (Wind = Low, Temperature = Hot)
+    # The source's table: each Temperature has one label, so ID3 needs one question (gain = H(y)).
+    by_temperature = {t: set(y[X[:, 1] == t]) for t in set(X[:, 1])}
+    assert all(len(labels) == 1 for labels in by_temperature.values())
+    assert re.search(r"n0 \[label=<<B>Temperature</B>", ours) and "<B>Wind</B>" not in ours
+    shown = text(at)
+    assert shown.count("6 of 6 days right (100%)") == 2
+    post_tree, id3_tree = (tree for _, tree in lesson.arya_trees(X, y, names))
+    differ, total = id3_lessons.disagreement(post_tree, id3_tree)
+    assert total == 4 * 3 * 3 * 2 and f"disagree on {differ} of the {total} possible days" in shown
+    assert 0 < differ < total
+    at = linked({"tree_data": "Play Tennis"})
+    assert not at.get("graphviz_chart")
