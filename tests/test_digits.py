@@ -346,3 +346,28 @@ def test_each_accuracy_line_has_its_own_colour_and_point_shape():
     assert len(set(shapes["range"])) == len(set(colours["range"])) == len(names)
     vega_symbols = {"circle", "square", "cross", "diamond", "triangle", "triangle-up", "triangle-down"}
     assert set(shapes["range"]) <= vega_symbols & {*theme.PLAYER_MARKERS, "cross"}
+
+
+def test_the_ladders_bars_start_at_zero_and_their_labels_stay_inside():
+    """A bar's length is its accuracy: the axis starts at 0 (it started at 80%, tripling the gains)."""
+    rungs = [("plain", 0.8963), ("blur", 0.94), ("tangent distance", 0.9617)]
+    spec = view.ladder_chart(rungs)
+    x = spec["encoding"]["x"]
+    assert x["scale"]["domain"][0] == 0 and min(x["axis"]["values"]) == 0
+    assert x["scale"]["domain"][1] == 1.0  # 100% is the end: the labels sit inside the bars
+    bars, labels = spec["layer"]
+    assert "clip" not in bars["mark"] and labels["mark"]["align"] == "right" and labels["mark"]["dx"] < 0
+    for shade in bars["encoding"]["color"]["scale"]["range"]:  # dark text on each light bar
+        assert contrast(theme.TEXT, shade) >= 4.5
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG 2 contrast ratio of two colours."""
+
+    def luminance(color: str) -> float:
+        c = np.array(theme.rgb(color))
+        c = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+        return float(c @ [0.2126, 0.7152, 0.0722])
+
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)

@@ -255,7 +255,8 @@ def rung_notes(rungs: Sequence[tuple[str, float]], notes: dict[str, str]) -> str
 def ladder_chart(rungs: Sequence[tuple[str, float]]) -> dict:
     """Vega-Lite horizontal bars: each rung's accuracy, labelled with its gain over the rung below.
 
-    The bars start at 80% (clipped there) so the gains, a point or a few, are visible.
+    The bars start at 0, so their lengths compare honestly; the gains, a point or a few, are read
+    off the labels, written inside each bar's end (light bars, dark text).
     """
     rows = [
         {"rung": name, "accuracy": accuracy, "label": f"{accuracy:.1%} ({gain})"}
@@ -266,23 +267,23 @@ def ladder_chart(rungs: Sequence[tuple[str, float]]) -> dict:
     x = {
         "field": "accuracy",
         "type": "quantitative",
-        # Room right of 100% for the labels, which end past the bars (18 px on a projector).
-        "scale": {"domain": [0.8, 1.06]},
-        "axis": {"format": "%", "values": [0.8, 0.85, 0.9, 0.95, 1.0]},
+        "scale": {"domain": [0.0, 1.0]},
+        "axis": {"format": "%", "values": [0.0, 0.25, 0.5, 0.75, 1.0]},
         "title": "mean test accuracy (5 shuffles of 800/793)",
     }
-    colors = {"domain": names, "range": [PALETTE[i % len(PALETTE)] for i in range(len(names))]}
+    shades = [light(PALETTE[i % len(PALETTE)], 0.6) for i in range(len(names))]
+    colors = {"domain": names, "range": shades}
     return {
         "data": {"values": rows},
         "height": {"step": 44},
         "encoding": {"y": y, "x": x},
         "layer": [
             {
-                "mark": {"type": "bar", "clip": True},
+                "mark": {"type": "bar"},
                 "encoding": {"color": {"field": "rung", "type": "nominal", "scale": colors, "legend": None}},
             },
             {
-                "mark": {"type": "text", "align": "left", "dx": 6, "color": TEXT, "fontSize": 14},
+                "mark": {"type": "text", "align": "right", "dx": -8, "color": TEXT, "fontSize": 14},
                 "encoding": {"text": {"field": "label"}},
             },
         ],
