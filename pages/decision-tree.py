@@ -22,10 +22,13 @@ representation_sizes = st.cache_data(max_entries=1, show_spinner=False)(id3_less
 
 # Bounded: a tree grown on the largest upload keeps about 55 MB of split tables (8 ≈ 0.44 GB).
 @st.cache_resource(max_entries=8, ttl=3600, show_spinner="Growing the tree…")
-def grow(data: tuple, params: dict, prune: bool, fraction: float, seed: int, _X, _y, _names) -> tuple:
-    """The fitted tree and its player steps, shared by reruns and sessions (``data`` names the table)."""
+def grow(
+    data: tuple, params: dict, prune: bool, fraction: float, seed: int, base: float, _X, _y, _names
+) -> tuple:
+    """The fitted tree and its player steps (entropies in log ``base``), shared by reruns and sessions
+    (``data`` names the table)."""
     tree = lesson.new_tree(params, prune, fraction, seed).fit(_X, _y, _names)
-    return tree, figures.player_steps(tree)
+    return tree, figures.player_steps(tree, base)
 
 
 TABLES, VOTES, UPLOAD = lesson.data_sets(load_house_votes), lesson.VOTES, lesson.UPLOAD
@@ -58,6 +61,14 @@ with st.sidebar:
     criterion = st.selectbox(
         "Split score", list(CRITERIA), format_func=CRITERIA.get, key="tree_criterion", **linked
     )
+    unit = st.segmented_control(
+        "Entropy in",
+        list(BASES),
+        default=list(BASES)[0],
+        key="tree_log",
+        disabled=criterion == "gini",  # Gini has no logarithm
+        bind="query-params",  # a unit, not a new tree: the step and the row stay
+    )
     missing = st.selectbox(
         "Missing values", list(MISSING), format_func=MISSING.get, key="tree_missing", **linked
     )
@@ -70,7 +81,7 @@ with st.sidebar:
     seed = int(st.number_input("Seed (points, held-out rows)", 0, 2**31 - 1, 0, key="tree_seed", **linked))
     row = int(st.number_input("Path of row", 1, tables.MAX_ROWS, 1, key="tree_row", bind="query-params"))
 
-params = lesson.tree_params(criterion, missing, depth, min_gain)
+params, base = lesson.tree_params(criterion, missing, depth, min_gain), BASES.get(unit, 2.0)
 if name == UPLOAD:
     upload = st.file_uploader(lesson.upload_label(), ["csv", "txt"], key="tree_upload", max_upload_size=1)
     if upload is None:
@@ -81,19 +92,19 @@ if name == UPLOAD:
         label = st.selectbox("Label column", table.columns, index=len(table.columns) - 1, key="tree_label")
         X, y, names = table.split(label)
         data = (hashlib.sha256(upload.getvalue()).hexdigest(), label)
-        model, steps = grow(data, params, prune, fraction, seed, X, y, names)
+        model, steps = grow(data, params, prune, fraction, seed, base, X, y, names)
     except ValueError as error:
         st.error(f"The file {url.code_span(upload.name)} cannot be used: {url.code_span(error)}")
         url.stop()
 elif name == lesson.YOURS:  # click, edit, upload; the points travel in the link as tree_user_points
     X, y, names = lesson.point_table(*points.user_points("tree_user", 2, datasets.xor(16, 0.15, 1)))
-    model, steps = grow((name, X.tobytes(), y.tobytes()), params, prune, fraction, seed, X, y, names)
+    model, steps = grow((name, X.tobytes(), y.tobytes()), params, prune, fraction, seed, base, X, y, names)
 else:
     loaded = TABLES[name](seed) if name in lesson.POINT_TABLES else TABLES[name]()
     if loaded is None:
         url.stop()
     X, y, names = loaded
-    model, steps = grow((name, seed), params, prune, fraction, seed, X, y, names)
+    model, steps = grow((name, seed), params, prune, fraction, seed, base, X, y, names)
 row, splits, present_on = min(row, len(y)), len(steps), present.is_on()
 
 tabs = dict(zip(TABS, st.tabs(TABS, key="tree_tab", on_change="rerun", bind="query-params"), strict=True))
@@ -106,12 +117,12 @@ with tabs[shown]:
         st.caption(lesson.summary(model, X, y, row, url.code_span))
         if 0 < step <= splits:
             worked = figures.kept_steps(model)[step - 1]
-            with st.expander(f"Split {step} worked by hand", expanded=len(worked.columns) <= 4):
-                unit = st.segmented_control("Logarithm", list(BASES), key="tree_log", bind="query-params")
-                st.caption(lesson.LOG_NOTE)
-                base = BASES.get(unit, 2.0)
-                st.dataframe(figures.highlighted(figures.split_table(worked, base)), hide_index=True)
+            with st.expander(
+                f"Split {step} worked by hand: every branch's term", expanded=len(worked.columns) <= 4
+            ):
                 st.dataframe(figures.split_terms(worked, base), hide_index=True)
+                if name == lesson.HASKIDS:
+                    st.markdown(lesson.slides_slip(X, y))
         if name == lesson.ARYA:  # the post's hand-drawn tree beside ID3's
             with st.container(border=True):
                 st.markdown(lesson.ARYA_HEADING)

@@ -244,18 +244,19 @@ def _terms_text(terms: dict[str, list], classes: Sequence[str]) -> dict[str, lis
     return lines
 
 
-def player_steps(model: Any) -> list[dict]:
+def player_steps(model: Any, base: float = 2.0) -> list[dict]:
     """The splits of a fitted tree as the step player shows them (the costly part of its JSON).
 
     Each step carries its node, a sentence, its score table (cells as printed, the chosen
-    row's index) and, per candidate test, the terms of its weighted sum.
+    row's index) and, per candidate test, the terms of its weighted sum; entropies are in log
+    ``base`` (2: bits, e: nats; the tree chooses the same tests in either).
     """
     classes = [str(c) for c in model.classes_]
     kept = kept_steps(model)
     steps = []
     for k, step in enumerate(kept, start=1):
-        scores = step.candidates()
-        table = split_table(step, scores=scores)
+        scores = scored(step, base)
+        table = split_table(step, base, scores)
         header, rows = _cells(table)
         chosen = table["chosen"].index(True)
         best = sorted(scores, key=lambda c: (not c.chosen, -c.score))[:MAX_TERMS]
@@ -267,7 +268,7 @@ def player_steps(model: Any) -> list[dict]:
                 "header": header,
                 "rows": rows,
                 "chosen": chosen,
-                "terms": _terms_text(split_terms(step, scores=best), classes),
+                "terms": _terms_text(split_terms(step, base, best), classes),
             }
         )
     return steps
@@ -304,15 +305,6 @@ def player_data(
             "grid": theme.GRID,
         },
     }
-
-
-def highlighted(table: dict[str, list]) -> Any:
-    """A split table as a pandas Styler: four decimals, the chosen feature's row highlighted."""
-    import pandas as pd
-
-    frame = pd.DataFrame({k: v for k, v in table.items() if k != "chosen"})
-    style = [f"background-color: {theme.HIGHLIGHT}; font-weight: bold" if c else "" for c in table["chosen"]]
-    return frame.style.format(precision=DIGITS).apply(lambda _: style)
 
 
 # --------------------------------------------------------------------------------------------

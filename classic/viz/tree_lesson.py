@@ -10,6 +10,7 @@ no Streamlit, no drawing. Texts that come from a user's file are passed through 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -230,7 +231,7 @@ MISSING_NAMES = {
 }
 
 
-LOG_BASES = {"bits (log₂)": 2.0, "nats (ln, the slides' second example)": math.e}
+LOG_BASES = {"bits (log₂)": 2.0, "nats (ln)": math.e}
 
 
 def tree_params(criterion: str, missing: str, depth: int, min_gain: float) -> dict:
@@ -239,7 +240,7 @@ def tree_params(criterion: str, missing: str, depth: int, min_gain: float) -> di
 
 
 VOTES, UPLOAD, YOURS = "1984 congressional votes", "Upload a CSV", "Your points (2-D, click to place)"
-ARYA = "Arya's riding data (the post)"
+ARYA, HASKIDS = "Arya's riding data (the post)", "HasKids & Dora (the slides)"
 
 
 def data_sets(load_votes: Any) -> dict[str, Any]:
@@ -247,7 +248,7 @@ def data_sets(load_votes: Any) -> dict[str, Any]:
     return {
         ARYA: datasets.load_arya,
         "Play Tennis": datasets.load_play_tennis,
-        "HasKids & Dora (the slides)": datasets.load_has_kids,
+        HASKIDS: datasets.load_has_kids,
         "Test1 vs Test2 (the slides)": datasets.load_two_tests,
         VOTES: load_votes,
         **POINT_TABLES,
@@ -397,7 +398,22 @@ def data_frame(X: Any, y: Any, names: Sequence[str]) -> Any:
 REGIONS_ALT = "The tree's leaves as boxes over the points, the chosen point's box outlined"
 
 
-LOG_NOTE = (
-    "The CS 886 slides work HasKids in bits (H(y | HasKids = Yes) ≈ 0.9183) and then in nats on the next "
-    "slide (0.6365, and H(y | HasKids) ≈ 0.4774): the same uncertainty in two units, ln x = ln 2 · log₂ x."
-)
+def slides_slip(X: Any, y: Any) -> str:
+    """The CS 886 slides' HasKids example, computed in bits and in nats, beside the unit slip it invites.
+
+    The slides find H(y) = 1 and H(y | HasKids = Yes) ≈ 0.9183 in bits, then redo the second in
+    natural logs (0.6365) and give H(y | HasKids) ≈ 0.4774 in nats while calling it bits; with
+    IG = H(y) − H(y | x) on the next slide that reads as 1 − 0.4774.
+    """
+    bits = criteria.score_split(np.asarray(X)[:, 0], y, feature="HasKids")
+    nats = dataclasses.replace(bits, base=math.e)
+    yes = list(bits.branches).index("Yes")
+    return (
+        f"The CS 886 slides switch logarithms mid-example: H(y) = {number(bits.before)} and H(y | HasKids = Yes) = "
+        f"{number(bits.terms[yes])} are in bits (log₂), then H(y | HasKids = Yes) = {number(nats.terms[yes])} and "
+        f"H(y | HasKids) = {number(nats.after)} are in nats (ln), though the slide reads them as bits. The gain "
+        f"IG = H(y) − H(y | HasKids) from the numbers as printed mixes the units: {number(bits.before)} bit − "
+        f"{number(nats.after)} nats = **{number(bits.before - nats.after)}**, which is no gain in any unit. In one unit: "
+        f"{number(bits.before)} − {number(bits.after)} = **{number(bits.gain)} bits**, or {number(nats.before)} − "
+        f"{number(nats.after)} = {number(nats.gain)} nats (ln x = ln 2 · log₂ x)."
+    )

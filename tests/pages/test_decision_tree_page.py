@@ -113,16 +113,27 @@ def test_the_slides_hasKids_table_in_bits_and_in_nats():
     assert step["rows"] == [["HasKids", "1.0000", "0.6887", "0.3113"]]
     assert step["header"][1:3] == ["H (bits) before", "H (bits) after"]
     assert "Yes: 6 rows (No 2 · Yes 4), H (bits) = 0.9183, weight 6/8" in step["terms"]["HasKids"]
-    scores, terms = (frame.value for frame in at.dataframe[:2])
-    assert scores["gain"].tolist() == pytest.approx([0.3113], abs=5e-5)
+    (terms,) = (frame.value for frame in at.dataframe)  # one gain table (the player's), not two
+    assert "gain" not in terms.columns
     assert terms["H (bits)"].tolist() == ["0.0000", "0.9183"] and terms["weight"].tolist() == ["2/8", "6/8"]
+    # The slides: H(y) = 1 bit, H(y | Yes) = 0.9183 bits, then 0.6365 and H(y | x) = 0.4774 in nats.
+    yes_nats = 2 / 3 * math.log(3 / 2) + 1 / 3 * math.log(3)
+    assert round(yes_nats, 4) == 0.6365 and round(0.75 * yes_nats, 4) == 0.4774
+    slip, right = 1 - round(0.75 * yes_nats, 4), 1 - 0.75 * yes_nats / math.log(2)
+    assert f"1.0000 bit − 0.4774 nats = **{slip:.4f}**" in text(at) and f"**{right:.4f} bits**" in text(at)
+    assert f"{slip:.4f}" == "0.5226" and f"{right:.4f}" == "0.3113"
+    # "nats" relabels the player's own table: the same counts in natural logs.
     at = linked(
-        {"tree_data": "HasKids & Dora (the slides)", "tree_log": "nats (ln, the slides' second example)"}
+        {"tree_data": "HasKids & Dora (the slides)", "tree_log": "nats (ln)"}
     )
-    scores, terms = (frame.value for frame in at.dataframe[:2])
-    assert list(scores.columns[1:3]) == ["H (nats) before", "H (nats) after"]
-    assert scores["H (nats) after"].tolist() == pytest.approx([0.4774], abs=5e-5)
+    step = player(at)["steps"][0]
+    assert step["header"][1:3] == ["H (nats) before", "H (nats) after"]
+    gain = math.log(2) - 0.75 * yes_nats
+    assert step["rows"] == [["HasKids", f"{math.log(2):.4f}", f"{0.75 * yes_nats:.4f}", f"{gain:.4f}"]]
+    (terms,) = (frame.value for frame in at.dataframe)
     assert terms["H (nats)"].tolist() == ["0.0000", "0.6365"]
+    at = linked({"tree_data": "Play Tennis", "tree_step": 1})  # the slides' note only where it applies
+    assert "switch logarithms" not in text(at) and len(at.dataframe) == 1
 
 
 def test_the_slides_test1_beats_test2():
@@ -134,14 +145,17 @@ def test_the_slides_test1_beats_test2():
 
 def test_step_table_and_terms_show_the_same_numbers_on_the_votes(data_home):
     at = linked({"tree_data": lesson.VOTES, "tree_missing": lesson.MISSING_NAMES["branch"], "tree_step": 2})
-    scores, terms = (frame.value for frame in at.dataframe[:2])
-    for _, row in scores.iterrows():
+    step = player(at)["steps"][1]  # the one gain table: the player's, printed to 4 places
+    (terms,) = (frame.value for frame in at.dataframe)
+    for cells in step["rows"]:
+        row = dict(zip(step["header"], cells, strict=True))
         mine = terms[terms["test"] == row["test"]]
         known = mine[mine["weight"] != "no branch"]
         weights = [int(a) / int(b) for a, b in (w.split("/") for w in known["weight"])]
         after = sum(w * float(h) for w, h in zip(weights, known["H (bits)"], strict=True))
-        assert after == pytest.approx(row["H (bits) after"], abs=1e-3)  # terms printed to 4 places
-        assert row["gain"] == pytest.approx(row["known"] * (row["H (bits) before"] - row["H (bits) after"]))
+        assert after == pytest.approx(float(row["H (bits) after"]), abs=1e-3)  # terms printed to 4 places
+        gain = float(row["known"]) * (float(row["H (bits) before"]) - float(row["H (bits) after"]))
+        assert float(row["gain"]) == pytest.approx(gain, abs=2e-4)
 
 
 def test_missing_value_rules_are_named_for_what_they_are_and_linked_by_name():
