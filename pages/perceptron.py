@@ -52,7 +52,6 @@ with st.sidebar:
     )
     max_epochs = st.slider("Maximum passes (epochs)", 1, 200, 100, key="pc_epochs", bind="query-params")
     shuffle = st.checkbox("Shuffle the order each pass", key="pc_shuffle", bind="query-params")
-    kernel = st.selectbox("Kernel perceptron", ["rbf", "polynomial"], key="pc_kernel", bind="query-params")
 
 X, y = user_points("pc", 2, datasets.linearly_separable(8, 1), NAMES) if name == YOURS else DATA[name](seed)
 if len(X) < 2 or len(np.unique(y)) != 2:
@@ -64,21 +63,30 @@ verdict = viz.verdict(model, bound)
 every, no_line, general, size = st.tabs(TABS, key="pc_tab", on_change="rerun", bind="query-params")
 
 if every.open:
-    left, right = every.columns([3, 2])
-    with left:  # the player's frame is in the link (?pc_frame=) and starts it
+    # Presenting, the player takes the page's width (its status and legend beside the plot) and
+    # the numbers go below it; otherwise they sit beside it.
+    if present.is_on():
+        stage, (beside, below) = every.container(), every.columns(2)
+    else:
+        stage, beside = every.columns([3, 2])
+        below = beside
+    with stage:  # the player's frame is in the link (?pc_frame=) and starts it
         frame = linked_frame("pc_frame", "pc_player", model.n_updates_, 0, model.weights_history_.tobytes())
         data = viz.player_data(X, y, model, NAMES, verdict, present=present.is_on(), start=frame)
         frame_player("perceptron_player.html", "pc_player", "pc_frame", data)
-    with right:  # the verdict once the player has shown the last update (it answers a Try-this question)
+    with beside:  # the verdict once the player has shown the last update (it answers a Try-this question)
         if frame == model.n_updates_:
+            terms = f" {viz.NOVIKOFF_TERMS}" if verdict[0] == "good" else ""
             {"good": st.success, "bad": st.error, "stop": st.warning}[verdict[0]](
-                f"**{verdict[1]}** {verdict[2]}"
+                f"**{verdict[1]}** {verdict[2]}{terms}"
             )
         else:
             st.caption(f"The verdict shows here once the player reaches update {model.n_updates_}.")
-        present.chart(st, viz.mistakes_spec(model.mistakes_per_epoch_), alt="Mistakes in each pass.")
+        present.chart(st, viz.mistakes_spec(model.mistakes_per_epoch_, present.is_on()), alt="Mistakes in each pass.")
+    with below:
         alpha = np.bincount(model.update_points_, minlength=len(X))
-        present.chart(st, viz.alpha_spec(X, y, alpha, NAMES), alt="The points sized by their updates.")
+        alpha_view = viz.alpha_spec(X, y, alpha, NAMES, present=present.is_on())
+        present.chart(st, alpha_view, alt="The points sized by their updates.", width="content")
         st.caption("The dual form: w = Σ αᵢ yᵢ xᵢ, where αᵢ counts the updates point i caused.")
         st.download_button(
             "Every update (CSV)", viz.updates_csv(model), "perceptron-updates.csv", key="pc_csv"
@@ -102,6 +110,8 @@ if no_line.open:
     else:
         left.warning("The pocket still holds w = 0, which is no line: allow more passes.")
     left.caption(lessons.pocket_caption(len(X), max_epochs))
+    # Here, not in the sidebar: the kernel acts on this tab only.
+    kernel = right.selectbox("Kernel perceptron", ["rbf", "polynomial"], key="pc_kernel", bind="query-params")
     curved = compute("DualPerceptron", X, y, kernel=kernel, gamma=2.0, max_epochs=200)
     title = f"{kernel} kernel: {curved.score(X, y):.0%} right" + (", converged" if curved.converged_ else "")
     present.chart(right, viz.regions_spec(X, y, curved.decision_function, NAMES, title), alt=title)
@@ -111,27 +121,32 @@ if general.open:
     st.write("As in the post: train on 25 points, then classify 1000 new points of the same square.")
     X_train, y_train = datasets.linearly_separable(25, random_state=seed)
     X_test, y_test = datasets.linearly_separable(1000, random_state=10_000 + seed)
-    scores = compute("generalisation", 25, 1000, range(100))
+    runs = compute("generalisation_runs", 25, 1000, range(100))
     left, right = st.columns(2)
     if len(np.unique(y_train)) == 2:
-        learned = compute("Perceptron", X_train, y_train)
-        picture = viz.generalisation_spec(X_test, y_test, learned.predict(X_test))
-        present.chart(left, picture, alt="1000 test points; crosses where learned and true lines disagree.")
+        learned = compute("Perceptron", X_train, y_train, max_epochs=lessons.PASSES_TO_CONVERGE)
+        picture = viz.generalisation_spec(X_test, y_test, learned, X_train, y_train, NAMES)
+        present.chart(
+            left, picture, alt="The training points, the learned and the true line, 1000 test points."
+        )
         left.metric(f"Test accuracy (seed {seed})", f"{learned.score(X_test, y_test):.1%}")
-    present.chart(right, viz.spread_spec(scores), alt="Test accuracy over 100 seeds; the median; the post's.")
-    right.caption(f"Over 100 seeds the median is {np.median(scores):.1%}; the post's 92.2% was one run.")
-    png = partial(viz.png, viz.spread_figure, scores)  # drawn only when clicked
+    present.chart(
+        right, viz.spread_spec(runs.scores), alt="Test accuracy over 100 seeds; the median; the post's."
+    )
+    right.caption(lessons.generalisation_caption(runs))
+    png = partial(viz.png, viz.spread_figure, runs.scores)  # drawn only when clicked
     right.download_button("Histogram (PNG)", png, "perceptron-spread.png", "image/png", key="pc_spread_png")
 
 if size.open:
     limit, rows = compute("updates_against_size")
     st.markdown(
         "**The post** says the mistakes grow with the *volume* the training points enclose. **Novikoff's "
-        "theorem** bounds them by (R/γ)²: R is the points' largest distance from the origin, γ the margin; "
-        "the number of points does not enter."
+        "theorem** bounds them by (R/γ)², with R = max ‖(x, 1)‖ (the bias is a weight on a constant 1, so R "
+        "is the largest distance of (x₁, x₂, 1) from the origin) and γ the margin in that space; the number "
+        "of points does not enter."
     )
     st.table(viz.size_table(limit, rows))
-    st.caption("20 seeds each, in the same square with a margin of 0.05 around x₁ + x₂ = 1: same R and γ.")
+    st.caption(lessons.band_caption())
 
 try_this("perceptron", [Step(**step) for step in shared.perceptron_steps()])
 compare_link(X, y)

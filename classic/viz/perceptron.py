@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from classic.viz import theme
+from classic.viz.tree_figures import plural
 
 POST_ACCURACY = 0.922  # the post's single run: 25 training points, 1000 test points
 
@@ -29,14 +30,29 @@ def view_limits(X: np.ndarray) -> tuple[tuple[float, float], tuple[float, float]
     return (float(low[0]), float(high[0])), (float(low[1]), float(high[1]))
 
 
+NOVIKOFF_TERMS = (
+    "R = max ‖(x, 1)‖ (the bias is a weight on a constant 1) and γ is the widest line's margin in that space."
+)
+
+
+def novikoff_text(bound) -> str:
+    """Novikoff's bound for a ``MistakeBound``, with R and γ printed so that it recomputes."""
+    from classic.perceptron_lessons import novikoff_figures
+
+    if not bound.gamma > 0:
+        return "No line separates these points, so Novikoff's bound does not apply."
+    R, gamma, most = novikoff_figures(bound.R, bound.gamma)
+    return f"Novikoff's bound: at most (R/γ)² = ({R} / {gamma})² ≈ {most} updates."
+
+
 def verdict(model, bound) -> tuple[str, str, str]:
     """(kind, title, text) for a fitted Perceptron and its ``MistakeBound``: kind "good", "bad" or "stop"."""
+    updates, passes = plural(model.n_updates_, "update"), plural(model.n_epochs_, "pass", "passes")
     if model.converged_:
         return (
             "good",
-            f"Converged after {model.n_updates_} updates in {model.n_epochs_} passes:",
-            f"a whole pass without a mistake. Novikoff's bound (R/γ)² = ({bound.R:.2f} / {bound.gamma:.4f})² "
-            f"≈ {bound.bound:,.0f} updates.",
+            f"Converged after {updates} in {passes}:",
+            f"a whole pass without a mistake. {novikoff_text(bound)}",
         )
     if model.cycle_ is not None:
         m, n = model.cycle_
@@ -47,7 +63,7 @@ def verdict(model, bound) -> tuple[str, str, str]:
             "repeats the same updates for ever.",
         )
     reason = "no line separates these points" if bound.gamma <= 0 else "a line exists: allow more passes"
-    return "stop", f"Not converged after {model.n_epochs_} passes ({model.n_updates_} updates):", f"{reason}."
+    return "stop", f"Not converged after {passes} ({updates}):", f"{reason}."
 
 
 def updates_csv(model) -> bytes:
@@ -81,7 +97,7 @@ def try_this_steps() -> list[dict]:
     pocket = pc.Perceptron(pocket=True, shuffle=True, random_state=0).fit(*corners)
     best = lessons.best_line_accuracy(*corners)
     rbf = pc.DualPerceptron(kernel="rbf", gamma=2.0, max_epochs=200).fit(*corners)
-    _, rows = lessons.updates_against_size()
+    limit, rows = lessons.updates_against_size()
     first, last = rows[0], rows[-1]
     # Each view opens on the player's first frame: its end (and the verdict beside it) would answer.
     base = {"pc_seed": 0, "pc_epochs": 100, "pc_shuffle": False, "pc_tab": "Every update", "pc_frame": 0}
@@ -94,8 +110,8 @@ def try_this_steps() -> list[dict]:
             "question": "Will the perceptron converge on these points?",
             "options": ["Yes", "No, it will cycle"],
             "answer": "Yes" if line.converged_ else "No, it will cycle",
-            "why": f"It stops after {line.n_updates_} updates in {line.n_epochs_} passes; Novikoff's "
-            f"bound allowed up to {bound:,.0f}.",
+            "why": f"It stops after {plural(line.n_updates_, 'update')} in "
+            f"{plural(line.n_epochs_, 'pass', 'passes')}; Novikoff's bound allowed up to {bound:,.0f}.",
         },
         {
             "title": "XOR repeats",
@@ -143,8 +159,9 @@ def try_this_steps() -> list[dict]:
             "question": f"With {last[0]} points instead of {first[0]} (same square, same margin), the updates…",
             "options": ["grow more than tenfold", "stay within the same bound"],
             "answer": "grow more than tenfold" if grows else "stay within the same bound",
-            "why": f"Median {first[1]:.0f} updates with {first[0]} points and {last[1]:.0f} with {last[0]}: "
-            "Novikoff's bound depends on R and γ only.",
+            "why": "They grow, but far less than the points: the median is "
+            + " → ".join(f"{row[1]:g} updates with {row[0]:,} points" for row in rows)
+            + f", all under Novikoff's bound of {limit:,.0f}, which depends on R and γ only.",
         },
     ]
 
@@ -301,26 +318,99 @@ def regions_spec(
     )
 
 
-def alpha_spec(X: np.ndarray, y: np.ndarray, alpha: np.ndarray, class_names: Sequence[str]) -> dict:
-    """Vega-Lite: the dual view, each point sized and labelled by α_i (the updates it caused)."""
-    limits = view_limits(X)
+# The dual view's plot area in pixels (presenting: half the page's width, with 18 px labels);
+# fixed, so that its labels can be placed.
+ALPHA_PLOT = {False: (300, 240), True: (260, 240)}
+
+
+def label_places(
+    centres: np.ndarray, radii: np.ndarray, texts: Sequence[str], font: float, area: tuple[float, float]
+) -> list[tuple[float, float] | None]:
+    """Where each text goes beside its marker (pixel centres), or None where no place is free.
+
+    Greedy, in the order given (the most important first): each label tries eight places around
+    its marker and takes the first that stays inside ``area`` and touches no marker and no label
+    already placed. A label that finds no place is left out (its value stays in the tooltip).
+    """
+    centres = np.asarray(centres, dtype=float)
+    markers = np.column_stack([centres - radii[:, None], centres + radii[:, None]])
+    taken: list[np.ndarray] = []
+    places: list[tuple[float, float] | None] = []
+    for k, text in enumerate(texts):
+        half = np.array([0.38 * font * len(text) + 2.0, 0.68 * font])  # as a browser measures it
+        gap = radii[k] + 2.0
+        found = None
+        for dx, dy in ((1, -1), (-1, -1), (1, 1), (-1, 1), (1, 0), (-1, 0), (0, -1), (0, 1)):
+            centre = centres[k] + np.array([dx, dy]) * (gap + half)
+            box = np.concatenate([centre - half, centre + half])
+            inside = box[0] >= 0 and box[1] >= 0 and box[2] <= area[0] and box[3] <= area[1]
+            hits = [markers, *taken]
+            if inside and not any(_overlap(box, other) for group in hits for other in np.atleast_2d(group)):
+                found = (float(centre[0]), float(centre[1]))
+                taken.append(box)
+                break
+        places.append(found)
+    return places
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> bool:
+    return bool(a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3])
+
+
+def alpha_spec(
+    X: np.ndarray, y: np.ndarray, alpha: np.ndarray, class_names: Sequence[str], present: bool = False
+) -> dict:
+    """Vega-Lite: the dual view, each point sized by α_i (the updates it caused) and labelled with
+    it where the label has room (``label_places``; the larger α first). The plot has a fixed size
+    (``ALPHA_PLOT``) so that labels are placed in pixels; the legends sit above and below it."""
+    (x0, x1), (y0, y1) = limits = view_limits(X)
+    X = np.asarray(X, dtype=float)
     alpha = np.asarray(alpha, dtype=int)
-    values = _points_values(
-        X, y, class_names, alpha=alpha.tolist(), label=[str(a) if a else "" for a in alpha]
+    largest = max(int(alpha.max()), 1)
+    sizes = (30.0, 420.0)  # marker areas in px² for α = 0 and the largest α
+    area = sizes[0] + (sizes[1] - sizes[0]) * alpha / largest
+    width, height = ALPHA_PLOT[present]
+    pixels = np.column_stack([(X[:, 0] - x0) / (x1 - x0) * width, (1 - (X[:, 1] - y0) / (y1 - y0)) * height])
+    order = [int(i) for i in np.argsort(-alpha, kind="stable") if alpha[i] > 0]
+    font = 18 if present else 13
+    places = label_places(
+        pixels[order], np.sqrt(area[order] / np.pi), [str(alpha[i]) for i in order], font, (width, height)
     )
+    labels = [
+        {"x1": x0 + p[0] / width * (x1 - x0), "x2": y1 - p[1] / height * (y1 - y0), "label": str(alpha[i])}
+        for i, p in zip(order, places, strict=True)
+        if p is not None
+    ]
     size = {
         "field": "alpha",
         "type": "quantitative",
         "title": "αᵢ",
-        "scale": {"domain": [0, max(int(alpha.max()), 1)], "range": [30, 420]},
+        "scale": {"domain": [0, largest], "range": list(sizes)},
+        "legend": {
+            "values": sorted({0, largest // 2, largest}),
+            "orient": "bottom",
+            "direction": "horizontal",
+        },
     }
-    return _chart(
-        280,
-        data={"values": values},
-        layer=[
-            _points_layer(X, y, class_names, limits, size, ({"field": "alpha", "title": "αᵢ"},)),
+    points = _points_layer(X, y, class_names, limits, size, ({"field": "alpha", "title": "αᵢ"},))
+    for channel in ("color", "shape"):
+        points["encoding"][channel]["legend"] = {"orient": "top", "direction": "horizontal"}
+    return {
+        **_chart(height, title="αᵢ: the updates each point caused"),
+        "width": width,
+        "autosize": {"type": "pad"},  # width and height are the plot's, as the labels were placed in
+        "data": {"values": _points_values(X, y, class_names, alpha=alpha.tolist())},
+        "layer": [
+            points,
             {
-                "mark": {"type": "text", "dx": 10, "dy": -10, "fontSize": 13, "color": theme.TEXT},
+                "data": {"values": labels},
+                "mark": {
+                    "type": "text",
+                    "fontSize": font,
+                    "color": theme.TEXT,
+                    "align": "center",
+                    "baseline": "middle",
+                },
                 "encoding": {
                     "x": {"field": "x1", "type": "quantitative"},
                     "y": {"field": "x2", "type": "quantitative"},
@@ -328,7 +418,7 @@ def alpha_spec(X: np.ndarray, y: np.ndarray, alpha: np.ndarray, class_names: Seq
                 },
             },
         ],
-    )
+    }
 
 
 def size_table(bound: float, rows: Sequence[tuple[int, float, int]]) -> dict[str, list]:
@@ -341,11 +431,13 @@ def size_table(bound: float, rows: Sequence[tuple[int, float, int]]) -> dict[str
     }
 
 
-def mistakes_spec(mistakes_per_epoch: Sequence[int]) -> dict:
-    """Vega-Lite: the mistakes made in each pass, a bar per pass."""
+def mistakes_spec(mistakes_per_epoch: Sequence[int], present: bool = False) -> dict:
+    """Vega-Lite: the mistakes made in each pass, a bar per pass (taller when ``present``ing,
+    so that the 18 px axis title fits beside the bars)."""
     values = [{"pass": k + 1, "mistakes": int(m)} for k, m in enumerate(mistakes_per_epoch)]
     return _chart(
-        150,
+        240 if present else 150,
+        padding={"left": 6, "top": 4, "right": 4, "bottom": 4},  # Vega's fit let the y title stick out
         data={"values": values},
         mark={"type": "bar", "color": theme.class_color(0)},
         encoding={
@@ -361,8 +453,29 @@ def mistakes_spec(mistakes_per_epoch: Sequence[int]) -> dict:
     )
 
 
-def generalisation_spec(X_test: np.ndarray, truth: np.ndarray, learned: np.ndarray) -> dict:
-    """Vega-Lite: the test points, by whether the learned line and the true line y = 1 − x agree."""
+def line_through(w: Sequence[float], b: float, reach: float = 10.0) -> list[dict]:
+    """Two points of the line w·x + b = 0, ``reach`` either side of its point nearest the origin
+    (a chart clips it to its view); none when w = 0, which is no line."""
+    w = np.asarray(w, dtype=float)
+    norm2 = float(w @ w)
+    if norm2 == 0:
+        return []
+    foot, along = -b * w / norm2, np.array([-w[1], w[0]]) / np.sqrt(norm2)
+    return [{"x1": float(a), "x2": float(c)} for a, c in (foot - reach * along, foot + reach * along)]
+
+
+def generalisation_spec(
+    X_test: np.ndarray,
+    truth: np.ndarray,
+    model,
+    X_train: np.ndarray,
+    y_train: np.ndarray,
+    class_names: Sequence[str],
+) -> dict:
+    """Vega-Lite: the post's test picture. The 1000 test points, faint, by whether the learned
+    line and the true line x₂ = 1 − x₁ agree (crosses where they do not); both lines; the
+    training points the line was learned from, in their classes' colours and shapes."""
+    learned = model.predict(X_test)
     agree = np.asarray(truth) == np.asarray(learned)
     kinds = ["both say above", "both say below", "disagree"]
     kind = np.where(~agree, 2, np.where(np.asarray(truth) == 1, 0, 1))
@@ -370,38 +483,63 @@ def generalisation_spec(X_test: np.ndarray, truth: np.ndarray, learned: np.ndarr
         {"x1": float(a), "x2": float(b), "kind": kinds[k]} for (a, b), k in zip(X_test, kind, strict=True)
     ]
     colours = [theme.light(theme.class_color(1), 0.2), theme.light(theme.class_color(0), 0.2), theme.ACCENT]
+    square = (0.0, 1.0)
+    lines = ["true line x₂ = 1 − x₁", "learned line"]
+    ends = [{**p, "line": lines[0]} for p in line_through((1.0, 1.0), -1.0)]
+    ends += [
+        {**p, "line": lines[1]}
+        for p in line_through(np.ravel(model.coef_), float(np.ravel(model.intercept_)[0]))
+    ]
+    train = _points_layer(X_train, y_train, class_names, (square, square))
+    train["encoding"]["color"]["title"] = train["encoding"]["shape"]["title"] = "training points"
     return _chart(
         300,
+        resolve={"scale": {"color": "independent", "shape": "independent", "size": "independent"}},
         layer=[
             {
                 "data": {"values": values},
                 "mark": {"type": "point", "filled": True},
                 "encoding": {
-                    "x": _axis("x1", "x₁", (0.0, 1.0)),
-                    "y": _axis("x2", "x₂", (0.0, 1.0)),
+                    "x": _axis("x1", "x₁", square),
+                    "y": _axis("x2", "x₂", square),
                     "color": {
                         "field": "kind",
                         "type": "nominal",
                         "scale": {"domain": kinds, "range": colours},
-                        "title": None,
+                        "title": "1000 test points",
                     },
                     "shape": {
                         "field": "kind",
                         "type": "nominal",
                         "scale": {"domain": kinds, "range": ["circle", "circle", "cross"]},
-                        "title": None,
+                        "title": "1000 test points",
                     },
                     "size": {"condition": {"test": "datum.kind === 'disagree'", "value": 60}, "value": 14},
                 },
             },
             {
-                "data": {"values": [{"x1": 0.0, "x2": 1.0}, {"x1": 1.0, "x2": 0.0}]},
-                "mark": {"type": "line", "color": theme.INK, "strokeDash": [6, 4]},
+                "data": {"values": ends},
+                "mark": {"type": "line", "clip": True, "strokeWidth": 2.5},
                 "encoding": {
                     "x": {"field": "x1", "type": "quantitative"},
                     "y": {"field": "x2", "type": "quantitative"},
+                    "detail": {"field": "line"},
+                    "color": {
+                        "field": "line",
+                        "type": "nominal",
+                        "scale": {"domain": lines, "range": [theme.INK, theme.INK]},
+                        "title": None,
+                        "legend": {"orient": "bottom", "direction": "vertical", "labelLimit": 0},
+                    },
+                    "strokeDash": {
+                        "field": "line",
+                        "type": "nominal",
+                        "scale": {"domain": lines, "range": [[6, 4], [1, 0]]},
+                        "legend": None,
+                    },
                 },
             },
+            {"data": {"values": _points_values(X_train, y_train, class_names)}, **train},
         ],
     )
 
@@ -410,7 +548,7 @@ def spread_spec(scores: np.ndarray, post: float = POST_ACCURACY) -> dict:
     """Vega-Lite: test accuracy over many seeds, with the median and the post's single run marked."""
     median = float(np.median(scores))
     marks = [
-        {"at": median, "what": f"median over {len(scores)} seeds: {median:.1%}", "dash": []},
+        {"at": median, "what": f"median over {len(scores)} seeds: {median:.2%}", "dash": []},
         {"at": post, "what": f"the post's one run: {post:.1%}", "dash": [6, 4]},
     ]
     return _chart(
@@ -485,7 +623,7 @@ def spread_figure(scores: np.ndarray, post: float = POST_ACCURACY):
     fig, ax = new_figure(5.6, 3.4)
     ax.hist(scores, bins=20, color=theme.class_color(0), rwidth=0.9)
     median = float(np.median(scores))
-    ax.axvline(median, color=theme.INK, lw=2, label=f"median over {len(scores)} seeds: {median:.1%}")
+    ax.axvline(median, color=theme.INK, lw=2, label=f"median over {len(scores)} seeds: {median:.2%}")
     ax.axvline(post, color=theme.ACCENT, ls="--", lw=1.5, label=f"the post's one run: {post:.1%}")
     ax.set(xlabel="test accuracy on 1000 points", ylabel="seeds")
     ax.legend(loc="upper left", fontsize=8)

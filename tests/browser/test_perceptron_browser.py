@@ -91,12 +91,6 @@ def test_the_frame_is_in_the_link_and_a_fresh_browser_opens_on_it(server):
         wait_for_app(page)
         page.wait_for_timeout(500)
         assert shown(root) == 5
-        # Reruns that keep the fit keep the player's frame: the kernel (for another tab) leaves
-        # the player's data as it was; presentation mode sends it new data of the same fit.
-        choose(page, "Kernel perceptron", "polynomial")
-        page.wait_for_function("() => location.search.includes('pc_kernel=polynomial')")
-        wait_for_app(page)
-        assert shown(root) == 5 and link_frame(page) == "5"
         # Presentation mode's rerun reaches the player (its .present class), which may mount anew
         # in the wider column: it still opens on the frame the session holds.
         page.get_by_text("Presentation mode").click()
@@ -119,24 +113,45 @@ def test_the_frame_is_in_the_link_and_a_fresh_browser_opens_on_it(server):
         assert_no_exception_box(other)
 
 
-def test_presentation_mode_shows_the_player_and_its_controls_at_720p(server):
+def font_size(locator) -> float:
+    return locator.evaluate("(e) => parseFloat(getComputedStyle(e).fontSize)")
+
+
+def test_presentation_mode_at_720p_the_player_takes_the_width_and_shows_it_all(server):
+    """At 1280×720 with ?present=1 the player spans the tab, its plot, controls, status, verdict
+    and legend above the fold, the update count at 32 px, its text at 18 px, nothing sideways."""
     with chromium_context() as context:
         page = context.new_page()
         page.set_viewport_size({"width": 1280, "height": 720})
-        page.goto(f"{server}/perceptron?present=true")
+        page.goto(f"{server}/perceptron?present=1&pc_frame=48")  # the end: the verdict shows too
         wait_for_app(page)
         root = player(page)
         page.wait_for_timeout(500)
         path = SCREENSHOTS / "perceptron-present-720p.png"
         page.screenshot(path=str(path))  # the viewport, as the projector shows it
+        assert data(root)["present"] is True and shown(root) == 48
+        tab = page.get_by_role("tabpanel").bounding_box()
         box = root.bounding_box()
+        assert box["width"] >= 0.95 * tab["width"], (box, tab)  # the free width, not a column of it
+        canvas = root.locator("canvas").bounding_box()
+        assert canvas["width"] >= 0.5 * tab["width"] and canvas["height"] >= 300, canvas
+        for part in ("canvas", "#bar", "#head", "#why", "#verdict", "#legend"):
+            where = root.locator(part).bounding_box()
+            assert where["height"] > 0 and where["y"] >= 0, part
+            assert where["y"] + where["height"] <= 720 and where["x"] + where["width"] <= 1280, (part, where)
         for name in ("Play", "Step forward", "Download PNG"):
             button = root.get_by_role("button", name=name).bounding_box()
             assert button["y"] + button["height"] <= 720, (name, button)
-        canvas = root.locator("canvas").bounding_box()
-        assert box["y"] >= 0 and canvas["y"] + canvas["height"] <= 720
-        assert data(root)["present"] is True
-        # The player has the keyboard on load: → steps without a click first.
+        assert font_size(root.locator("#head")) >= 32
+        for part in ("#why", "#verdict", "#legend"):
+            assert font_size(root.locator(part)) >= 18, part
+        sideways = page.evaluate(
+            "() => { const m = document.querySelector('[data-testid=\"stMain\"]');"
+            " return m.scrollWidth - m.clientWidth; }"
+        )
+        assert sideways <= 0, sideways
+        # The player has the keyboard on load: Home and → step without a click first.
+        page.keyboard.press("Home")
         page.keyboard.press("ArrowRight")
         assert shown(root) == 1
 
@@ -268,3 +283,51 @@ def test_clicks_place_points_of_the_chosen_class(server, browser_page):
     assert "pc_points=" in page.url  # the points travel in the link
     assert_no_exception_box(page)
     screenshot(page, "perceptron-your-points")
+
+
+def boxes(locator) -> list[dict]:
+    return [b for b in (locator.nth(k).bounding_box() for k in range(locator.count())) if b]
+
+
+def overlap(a: dict, b: dict) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
+
+
+def inside(inner: dict, outer: dict, slack: float = 1.0) -> bool:
+    return (
+        inner["x"] >= outer["x"] - slack
+        and inner["y"] >= outer["y"] - slack
+        and inner["x"] + inner["width"] <= outer["x"] + outer["width"] + slack
+        and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + slack
+    )
+
+
+def test_the_dual_views_labels_do_not_overlap_and_its_legends_are_whole(server, browser_page):
+    page = browser_page
+    for width, height, link in ((1440, 900, ""), (1280, 720, "&present=1")):
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(f"{server}/perceptron?pc_data=XOR+%28noisy+clusters%29{link}")
+        wait_for_app(page)
+        chart = page.get_by_test_id("stVegaLiteChart").filter(has_text="the updates each point caused")
+        chart.scroll_into_view_if_needed()
+        page.wait_for_timeout(500)
+        labels = boxes(chart.locator("g.mark-text.role-mark text"))
+        assert len(labels) >= 5, len(labels)
+        for k, a in enumerate(labels):
+            assert not any(overlap(a, b) for b in labels[k + 1 :]), (width, a)
+        frame = chart.bounding_box()
+        column = chart.locator("xpath=ancestor::*[@data-testid='stColumn'][1]").bounding_box()
+        legends = boxes(chart.locator("g.role-legend"))
+        assert len(legends) >= 2  # the classes and the sizes (α)
+        for legend in legends + labels:
+            assert inside(legend, frame) and inside(legend, column), (width, legend, frame, column)
+        # The mistakes chart beside it: its axis titles whole, inside the chart.
+        bars = page.get_by_test_id("stVegaLiteChart").filter(has_text="pass (epoch)")
+        for title in boxes(bars.locator("g.role-axis-title text")):
+            assert inside(title, bars.bounding_box()), (width, title)
+        screenshot(page, f"perceptron-dual-view-{width}")

@@ -12,8 +12,8 @@ import pytest
 from conftest import ROOT, assert_no_exception, open_page
 
 from classic import datasets
-from classic.perceptron import Perceptron
-from classic.perceptron_lessons import best_line_accuracy
+from classic.perceptron import Perceptron, mistake_bound
+from classic.perceptron_lessons import PASSES_TO_CONVERGE, best_line_accuracy, generalisation_runs
 from classic.viz import perceptron as viz
 from classic.viz import theme
 from pages._ui.points import MAX_URL_POINTS, decode_points, encode_points
@@ -121,7 +121,7 @@ def test_only_the_open_tab_computes():
     at.run()
     assert_no_exception(at)
     assert not at.get("bidi_component") and at.metric[0].label == "Test accuracy (seed 0)"
-    assert any("the post's 92.2% was one run" in c.value for c in at.caption)
+    assert any("The post's 92.2% was one run" in c.value for c in at.caption)
     spread = vega_specs(at)[1]
     median = next(f for f in spread["frames"] if "at" in f)["at"][0]
     assert 0.93 <= median <= 0.98
@@ -255,7 +255,7 @@ def test_a_link_with_a_frame_starts_the_player_there_and_a_rerun_keeps_it():
     assert player_data(at)["start"] == 5 and at.query_params["pc_frame"] in ("5", ["5"])
     assert not at.success and any("once the player reaches update 48" in c.value for c in at.caption)
     assert not any(m.startswith("Some settings") for m in messages(at))  # the value was used
-    at.selectbox(key="pc_kernel").set_value("polynomial").run()  # the same fit: the same frame
+    at.checkbox(key="pc_shuffle").check().uncheck().run()  # the same fit: the same frame
     assert player_data(at)["start"] == 5 and at.query_params["pc_frame"] in ("5", ["5"])
     at.session_state["pc_frame"] = 7  # as the player reports a frame it rests on
     at.run()
@@ -326,9 +326,10 @@ def test_fuzz_random_widget_combinations():
         at.slider(key="pc_epochs").set_value(rng.choice([1, 2, rng.randint(1, 200), 200]))
         at.number_input(key="pc_seed").set_value(rng.choice([0, 1, rng.randint(0, 2**31 - 1), 2**31 - 1]))
         at.checkbox(key="pc_shuffle").set_value(rng.random() < 0.5)
-        at.selectbox(key="pc_kernel").set_value(rng.choice(["rbf", "polynomial"]))
         at.session_state["pc_tab"] = rng.choice(TABS)
         at.run()
+        if at.session_state["pc_tab"] == TABS[1]:  # the kernel is chosen on its own tab
+            at.selectbox(key="pc_kernel").set_value(rng.choice(["rbf", "polynomial"])).run()
         assert_only_worded_messages(at)
         if at.selectbox(key="pc_data").value == DATA[4] and rng.random() < 0.5:
             button = at.button(key=rng.choice(["pc_undo", "pc_clear"]))
@@ -369,3 +370,80 @@ def test_hostile_link_values_are_ignored_with_a_note(value):
     for text in messages(at):  # the link's text only inside code spans, shown verbatim
         outside_code = re.sub(r"`[^`]*`", "", text)
         assert "<script>" not in outside_code and "](http" not in outside_code
+
+
+NOVIKOFF = re.compile(r"\(R/γ\)² = \(([\d.]+) / ([\d.]+)\)² ≈ ([\d,]+)")
+
+
+def assert_bound_recomputes(text: str) -> str:
+    """The R and γ a text shows give, worked out by hand, the bound it shows; returns the bound."""
+    R, gamma, bound = NOVIKOFF.search(text).groups()
+    assert f"{(float(R) / float(gamma)) ** 2:,.0f}" == bound, text
+    return bound
+
+
+def test_novikoffs_bound_recomputes_from_the_r_and_gamma_shown():
+    at = open_link(pc_frame="48")
+    verdict = at.success[0].value
+    assert "R = max ‖(x, 1)‖" in verdict and "the bias is a weight on a constant 1" in verdict
+    X, y = datasets.linearly_separable(25, 0)
+    assert assert_bound_recomputes(verdict) == f"{mistake_bound(X, y).bound:,.0f}"
+    assert player_data(at)["verdict"]["text"] in verdict  # the player says the same
+    at.session_state["pc_tab"] = TABS[3]
+    at.run()
+    assert "R = max ‖(x, 1)‖" in at.markdown[1].value and "constant 1" in at.markdown[1].value
+    caption = next(c.value for c in at.caption if "(R/γ)²" in c.value)
+    assert assert_bound_recomputes(caption) == at.table[0].value["Novikoff's bound"].iloc[0] == "1,800"
+
+
+def test_counts_agree_in_number_in_the_verdict():
+    at = open_link(pc_epochs="1", pc_frame="1000")  # one pass: it cannot have converged
+    title = player_data(at)["verdict"]["title"]
+    assert re.fullmatch(r"Not converged after 1 pass \(\d+ updates\):", title), title
+    two = np.array([[1.0, 1.0], [-1.0, -1.0]]), np.array([1, 0])
+    model = Perceptron().fit(*two)  # one update, then a clean pass
+    assert viz.verdict(model, mistake_bound(*two))[1] == "Converged after 1 update in 2 passes:"
+    model = Perceptron(max_epochs=1).fit(*two)
+    assert viz.verdict(model, mistake_bound(*two))[1] == "Not converged after 1 pass (1 update):"
+
+
+def test_the_kernel_is_chosen_only_on_the_tab_it_acts_on():
+    for tab in TABS:
+        at = open_link(pc_tab=tab, pc_kernel="polynomial")
+        assert_no_exception(at)
+        keys = [box.key for box in at.selectbox]
+        assert ("pc_kernel" in keys) == (tab == TABS[1]), (tab, keys)
+    assert vega_specs(at if tab == TABS[1] else open_link(pc_tab=TABS[1], pc_kernel="polynomial"))[1][
+        "title"
+    ].startswith("polynomial kernel")
+
+
+def test_generalisation_runs_to_convergence_and_draws_the_learned_line():
+    at = open_link(pc_tab=TABS[2])
+    assert_no_exception(at)
+    runs = generalisation_runs()
+    assert runs.converged.all() and len(runs.scores) == 100
+    caption = next(c.value for c in at.caption if "median" in c.value)
+    assert f"median is {np.median(runs.scores):.2%}" in caption and "every run converged" in caption
+    picture, spread = vega_specs(at)
+    median = next(f for f in spread["frames"] if "at" in f)["at"][0]
+    assert median == pytest.approx(np.median(runs.scores)) and f"{median:.2%}" == "95.65%"
+    X, y = datasets.linearly_separable(25, random_state=0)
+    model = Perceptron(max_epochs=PASSES_TO_CONVERGE).fit(X, y)
+    lines = next(f for f in picture["frames"] if "line" in f)
+    learned = lines[lines["line"] == "learned line"][["x1", "x2"]].to_numpy()
+    assert len(learned) == 2 and np.allclose(learned @ model.coef_ + model.intercept_, 0)
+    train = next(f for f in picture["frames"] if "class" in f)
+    np.testing.assert_allclose(train[["x1", "x2"]].to_numpy(), X)
+    assert train["class"].tolist() == [["class 0", "class 1"][c] for c in y]
+    assert at.metric[0].value == f"{model.score(*datasets.linearly_separable(1000, random_state=10_000)):.1%}"
+
+
+def test_the_more_points_answer_says_the_updates_grow_under_the_same_bound():
+    from classic.perceptron_lessons import updates_against_size
+
+    step = next(s for s in viz.try_this_steps() if s["title"] == "More points")
+    bound, rows = updates_against_size()
+    medians = [f"{median:g} updates with {n:,} points" for n, median, _ in rows]
+    assert " → ".join(medians) in step["why"] and "grow" in step["why"]
+    assert f"{bound:,.0f}" in step["why"] and all(most <= bound for _, _, most in rows)
