@@ -1,6 +1,5 @@
 """Reading a table for :mod:`classic.id3`: which columns are numbers, and each value as a code.
 
-- ``label_codes``: the labels as sorted strings and each row's code.
 - ``read_table``: which columns are numeric (every known value a finite number, or a numeric
   array: ±inf too), their values.
 - ``Encoding``: a categorical value → its branch (−1 missing, −2 unseen), numbers as floats.
@@ -16,31 +15,13 @@ from typing import Any
 
 import numpy as np
 
-
-def as_table(X: Any) -> np.ndarray:
-    X = X if isinstance(X, np.ndarray) else np.asarray(X, dtype=object)
-    if X.ndim != 2:
-        raise ValueError(f"X must be 2-D (rows × features), got an array of shape {X.shape}")
-    return X
+from classic._validation import check_array
 
 
-def label_codes(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``np.unique(y as strings, return_inverse=True)``: the labels as strings, sorted, and each
-    row's; integer labels are turned into strings once each rather than once a row."""
-    if y.dtype.kind not in "biu":
-        y = y.astype(str)
-        classes = np.array(sorted(set(y.tolist())), dtype=y.dtype)  # a set: few labels, many rows
-        return classes, classes.searchsorted(y)
-    if y.dtype.kind == "i" and len(y) and 0 <= y.min() and y.max() < 2 * len(y):  # (sort-free)
-        present = np.bincount(y) > 0  # np.unique's values and inverse, from a count per integer
-        values, codes = present.nonzero()[0].astype(y.dtype), (present.cumsum() - 1).take(y)
-    else:
-        values, codes = np.unique(y, return_inverse=True)
-    names = values.astype(str)
-    order = np.argsort(names, kind="stable")  # "10" sorts before "9"
-    rank = np.empty_like(order)
-    rank[order] = np.arange(len(order))
-    return names[order], rank[codes]
+def as_table(X: Any, n_features: int | None = None, estimator: Any = None) -> np.ndarray:
+    """X as a 2-D table of its own dtype (strings, objects or numbers; NaN marks a missing
+    number), checked by :func:`classic._validation.check_array`."""
+    return check_array(X, numeric=False, allow_nan=True, n_features=n_features, estimator=estimator)
 
 
 def numbers(column: np.ndarray, missing_value: str) -> np.ndarray | None:

@@ -36,10 +36,9 @@ import numpy as np
 
 from classic import _id3_engine as engine
 from classic._id3_encode import Encoding, as_table, read_table
-from classic._id3_encode import label_codes as _classes
 from classic._id3_router import Router
 from classic._id3_tree import FlatTree, Node, SplitStep, split_steps
-from classic._validation import Estimator, RandomState, check_is_fitted
+from classic._validation import Estimator, RandomState, check_is_fitted, check_labels
 from classic.criteria import CRITERIA, TOLERANCE, split_scores
 from classic.criteria import SplitScore as SplitScore
 
@@ -97,7 +96,7 @@ class ID3(Estimator):
     Attributes
     ----------
     root_ : Node
-    classes_ : ndarray of str
+    classes_ : ndarray, the sorted labels, of y's own dtype (node labels are their strings)
     feature_names_ : list of str
     n_features_in_ : int
     numeric_ : ndarray of bool
@@ -117,6 +116,8 @@ class ID3(Estimator):
     """
 
     _empty_children = False  # a child for a value no training row at the node has (see DrawnTree)
+    # Strings and categories as well as numbers; NaN is a missing number (see ``missing``).
+    _input_tags = {"string": True, "categorical": True, "allow_nan": True}
 
     def __init__(
         self,
@@ -153,19 +154,14 @@ class ID3(Estimator):
 
     def _fit(self, X: Any, y: Any, feature_names: Sequence[str] | None) -> ID3:
         self._check_params()
-        X = as_table(X)
-        y = np.asarray(y)
-        if y.ndim != 1 or len(y) != len(X):
-            raise ValueError(f"y must be 1-D with one label per row of X ({len(X)}), got shape {y.shape}")
-        if len(y) == 0:
-            raise ValueError("X and y are empty: ID3 needs at least one training row")
+        X = as_table(X, estimator=self)
+        _, self.classes_, y_codes = check_labels(y, len(X), self)
         names = (
             [f"x{j}" for j in range(X.shape[1])] if feature_names is None else list(map(str, feature_names))
         )
         if len(names) != X.shape[1] or len(set(names)) != len(names):
             raise ValueError(f"feature_names must be {X.shape[1]} distinct names, got {names!r}")
         self.feature_names_, self.n_features_in_ = names, X.shape[1]
-        self.classes_, y_codes = _classes(y)
         self.numeric_, self.categories_, points = read_table(X, self.missing_value)
         # A categorical feature's branches: its values, the missing marker left out unless "value".
         keep = self.missing_value if self.missing != "value" else None
@@ -334,11 +330,7 @@ class ID3(Estimator):
 
     def _input(self, X: Any) -> tuple[np.ndarray, np.ndarray]:
         check_is_fitted(self, "_router")
-        X = as_table(X)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {X.shape[1]} features, but the tree was fitted with {self.n_features_in_}"
-            )
+        X = as_table(X, self.n_features_in_, self)
         return self._encoding(X, self.missing == "value")
 
     def _totals(self, X: Any, rule: str | None = None, visits: list | None = None) -> np.ndarray:
@@ -358,10 +350,6 @@ class ID3(Estimator):
         """The most probable class of each row (ties: the first class)."""
         total = self._totals(X)
         return self.classes_[np.argmax(total, axis=1)]
-
-    def score(self, X: Any, y: Any) -> float:
-        """Accuracy: the fraction of rows predicted correctly."""
-        return float(np.mean(self.predict(X) == np.asarray(y).astype(str)))
 
     def apply(self, X: Any) -> np.ndarray:
         """The leaf each row ends in (the majority child where a value is missing)."""
@@ -459,9 +447,12 @@ class PrunedID3(ID3):
         """Grow on ``1 − validation_fraction`` of the rows, prune on the rest; returns self."""
         if not 0 < self.validation_fraction < 1:
             raise ValueError(f"validation_fraction must be in (0, 1), got {self.validation_fraction!r}")
-        X, y = as_table(X), np.asarray(y).astype(str)
+        X = as_table(X, estimator=self)
+        y, _, _ = check_labels(y, len(X), self)
         if len(y) < 2:
-            raise ValueError(f"pruning needs at least 2 rows (one to grow, one to validate), got {len(y)}")
+            raise ValueError(
+                f"pruning needs at least 2 samples (one to grow, one to validate), got {len(y)} sample"
+            )
         X_grow, X_val, y_grow, y_val = train_test_split(
             X, y, self.validation_fraction, self.random_state, stratify=True
         )

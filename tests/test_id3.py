@@ -797,7 +797,7 @@ def test_apply_gives_the_leaf_of_each_row():
     leaves = tree.apply(X)
     by_id = {node.id: node for node in tree._iter_nodes()}
     assert all(by_id[int(leaf)].is_leaf for leaf in leaves)
-    assert [by_id[int(leaf)].label for leaf in leaves] == tree.predict(X).tolist()
+    assert [by_id[int(leaf)].label for leaf in leaves] == tree.predict(X).astype(str).tolist()
 
 
 # --------------------------------------------------------------------------------------------

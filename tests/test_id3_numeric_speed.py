@@ -206,7 +206,7 @@ def test_the_fused_numeric_growth_grows_the_general_loops_tree_bit_for_bit(param
 
 
 def test_integer_labels_read_without_sorting_equal_np_unique():
-    from classic.id3 import _classes
+    from classic._validation import check_labels
 
     rng = np.random.default_rng(0)
     for y in [
@@ -214,14 +214,13 @@ def test_integer_labels_read_without_sorting_equal_np_unique():
         np.array([5, 9, 10, 100, 9], np.int32),
         rng.integers(-3, 3, 20),
         [7] * 4,
+        np.array(["b", "a", "c", "a"]),
     ]:
         y = np.asarray(y)
         values, codes = np.unique(y, return_inverse=True)
-        names = values.astype(str)
-        order = np.argsort(names, kind="stable")  # "10" before "9", as the classes are strings
-        classes, found = _classes(y)
-        assert classes.tolist() == names[order].tolist() and classes.dtype == names.dtype
-        assert (classes[found] == y.astype(str)).all() and found.dtype == codes.dtype
+        _, classes, found = check_labels(y, len(y))  # the classes keep y's dtype (issue 24)
+        assert classes.tobytes() == values.tobytes() and classes.dtype == values.dtype
+        assert (found == codes).all() and found.dtype == codes.dtype
 
 
 def test_a_numeric_columns_categories_are_np_unique_of_its_known_values():
