@@ -32,7 +32,12 @@ def grow(
 
 
 TABLES, VOTES, UPLOAD = lesson.data_sets(load_house_votes), lesson.VOTES, lesson.UPLOAD
-CRITERIA, MISSING, BASES = lesson.CRITERION_NAMES, lesson.MISSING_NAMES, lesson.LOG_BASES
+CRITERIA, MISSING, BASES, ROWS = (
+    lesson.CRITERION_NAMES,
+    lesson.MISSING_NAMES,
+    lesson.LOG_BASES,
+    lesson.VOTES_ROWS,
+)
 TABS = ["Tree", "Regions", "Data & rules", "Evaluation", "AND vs parity"]
 
 
@@ -58,6 +63,11 @@ if not present.is_on():
 with st.sidebar:
     linked = {"bind": "query-params", "on_change": new_tree}
     name = st.selectbox("Data", list(TABLES), key="tree_data", **linked)
+    rows_rule = lesson.AS_IN_THE_POST
+    if name == VOTES:
+        rows_rule = st.selectbox(
+            "Grow the votes tree on", list(ROWS), format_func=ROWS.get, key="tree_votes_rows", **linked
+        )
     criterion = st.selectbox(
         "Split score", list(CRITERIA), format_func=CRITERIA.get, key="tree_criterion", **linked
     )
@@ -103,8 +113,10 @@ else:
     loaded = TABLES[name](seed) if name in lesson.POINT_TABLES else TABLES[name]()
     if loaded is None:
         url.stop()
-    X, y, names = loaded
-    model, steps = grow((name, seed), params, prune, fraction, seed, base, X, y, names)
+    X, y, names = whole = loaded
+    if name == VOTES and rows_rule == lesson.AS_IN_THE_POST:  # the post: its 203 rows with a "?" are its test
+        X, y = lesson.complete_rows(X, y)
+    model, steps = grow((name, seed, rows_rule), params, prune, fraction, seed, base, X, y, names)
 row, splits, present_on = min(row, len(y)), len(steps), present.is_on()
 
 tabs = dict(zip(TABS, st.tabs(TABS, key="tree_tab", on_change="rerun", bind="query-params"), strict=True))
@@ -115,6 +127,8 @@ with tabs[shown]:
         view = figures.player_data(model, step, present_on, X[row - 1], steps)
         frame_player("tree_player.html", "tree_player", "tree_step", view)
         st.caption(lesson.summary(model, X, y, row, url.code_span))
+        if name == VOTES:
+            st.caption(lesson.votes_rows_note(rows_rule, *whole[:2], model))
         if 0 < step <= splits:
             worked = figures.kept_steps(model)[step - 1]
             with st.expander(
@@ -161,8 +175,8 @@ with tabs[shown]:
         st.dataframe(lesson.evaluation_table(result, fraction), hide_index=True)
         present.chart(st, figures.learning_curve_spec(result), alt="Accuracy against training rows")
         if name == VOTES:
-            st.dataframe(lesson.claims_table(protocol(X, y), X, y, names), hide_index=True)
-            st.caption(lesson.ties_note(protocol(X, y)))
+            st.dataframe(lesson.claims_table(protocol(*whole[:2]), *whole), hide_index=True)
+            st.caption(lesson.ties_note(protocol(*whole[:2])))
 
 try_this("decision-tree", [Step(**step) for step in shared.tree_steps()])
 compare_link(X, y)

@@ -76,12 +76,14 @@ def test_on_the_votes_the_table_and_the_terms_agree_with_missing_values(data_hom
         n_known = sum(terms["rows"][i] for i in known)
         column = X[:, names.index(test)]
         assert (n_known, lost) == (int((column != "?").sum()), int((column == "?").sum()))
-        assert table["known"][k] == pytest.approx(n_known / 435)
+        assert table["known share"][k] == pytest.approx(n_known / 435)
         after = sum(terms["rows"][i] / n_known * float(terms["H (bits)"][i]) for i in known)
         assert after == pytest.approx(table["H (bits) after"][k], abs=5e-4)  # terms printed to 4 places
         before = table["H (bits) before"][k]
-        assert table["gain"][k] == pytest.approx(n_known / 435 * (before - table["H (bits) after"][k]))
-        assert table["gain"][k] == pytest.approx(criteria.score_split(column, y).gain, abs=1e-15)
+        assert table["known-share gain"][k] == pytest.approx(
+            n_known / 435 * (before - table["H (bits) after"][k])
+        )
+        assert table["known-share gain"][k] == pytest.approx(criteria.score_split(column, y).gain, abs=1e-15)
 
 
 def test_missing_values_are_listed_as_no_branch():
@@ -90,7 +92,7 @@ def test_missing_values_are_listed_as_no_branch():
     terms = figures.split_terms(step)
     assert terms["branch"] == ["a", "b", "?"] and terms["weight"] == ["2/3", "1/3", "no branch"]
     assert terms["rows"] == [2, 1, 1]
-    assert figures.split_table(step)["known"] == [pytest.approx(0.75)]
+    assert figures.split_table(step)["known share"] == [pytest.approx(0.75)]
 
 
 def test_leaf_boxes_tile_the_plane_and_hold_their_points():

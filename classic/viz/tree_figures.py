@@ -151,8 +151,9 @@ def split_table(step: Any, base: float = 2.0, scores: list[Any] | None = None) -
     """The score table of one split: one row per candidate test, the chosen one marked.
 
     Columns: the test, the impurity of the rows whose value is known (before), the branches'
-    impurity weighted by their share (after), the known fraction when values are missing, the
-    gain ``known × (before − after)`` and, for the gain ratio, the split information and the
+    impurity weighted by their share (after) and the gain ``before − after``; when values are
+    missing, the known share and C4.5's known-share gain ``known share × (before − after)``
+    instead; for the gain ratio, the split information and the
     ratio. ``base`` is the logarithm's (2: bits, e: nats); Gini has no logarithm. ``scores``
     are the step's ``scored`` candidates, when already at hand.
     """
@@ -164,9 +165,10 @@ def split_table(step: Any, base: float = 2.0, scores: list[Any] | None = None) -
         f"{h} before": [c.before for c in scores],
         f"{h} after": [c.after for c in scores],
     }
-    if any(c.missing for c in scores):
-        table["known"] = [c.known_fraction for c in scores]
-    table["gain"] = [c.gain for c in scores]
+    missing = any(c.missing for c in scores)  # then C4.5's known-share gain: known share × (before − after)
+    if missing:
+        table["known share"] = [c.known_fraction for c in scores]
+    table["known-share gain" if missing else "gain"] = [c.gain for c in scores]
     if criterion == "gain_ratio":
         table["split information"] = [c.split_information for c in scores]
         table["gain ratio"] = [c.score for c in scores]

@@ -172,7 +172,13 @@ def root_box_is_in_view(root) -> bool:
     [
         ({"present": "true", "tree_data": "Play Tennis"}, (1280, 720)),
         ({"present": "true", "tree_data": "1984 congressional votes"}, (1280, 720)),
-        ({"tree_data": "1984 congressional votes"}, (1440, 900)),
+        (
+            {
+                "tree_data": "1984 congressional votes",
+                "tree_votes_rows": "all rows (known-share gain)",
+            },
+            (1440, 900),
+        ),
         ({"tree_data": "Moons (2-D points)", "tree_tab": "Regions"}, (1440, 900)),
     ],
 )

@@ -123,9 +123,7 @@ def test_the_slides_hasKids_table_in_bits_and_in_nats():
     assert f"1.0000 bit − 0.4774 nats = **{slip:.4f}**" in text(at) and f"**{right:.4f} bits**" in text(at)
     assert f"{slip:.4f}" == "0.5226" and f"{right:.4f}" == "0.3113"
     # "nats" relabels the player's own table: the same counts in natural logs.
-    at = linked(
-        {"tree_data": "HasKids & Dora (the slides)", "tree_log": "nats (ln)"}
-    )
+    at = linked({"tree_data": "HasKids & Dora (the slides)", "tree_log": "nats (ln)"})
     step = player(at)["steps"][0]
     assert step["header"][1:3] == ["H (nats) before", "H (nats) after"]
     gain = math.log(2) - 0.75 * yes_nats
@@ -144,7 +142,14 @@ def test_the_slides_test1_beats_test2():
 
 
 def test_step_table_and_terms_show_the_same_numbers_on_the_votes(data_home):
-    at = linked({"tree_data": lesson.VOTES, "tree_missing": lesson.MISSING_NAMES["branch"], "tree_step": 2})
+    at = linked(
+        {
+            "tree_data": lesson.VOTES,
+            "tree_votes_rows": lesson.VOTES_ROWS["all"],
+            "tree_missing": lesson.MISSING_NAMES["branch"],
+            "tree_step": 2,
+        }
+    )
     step = player(at)["steps"][1]  # the one gain table: the player's, printed to 4 places
     (terms,) = (frame.value for frame in at.dataframe)
     for cells in step["rows"]:
@@ -154,8 +159,8 @@ def test_step_table_and_terms_show_the_same_numbers_on_the_votes(data_home):
         weights = [int(a) / int(b) for a, b in (w.split("/") for w in known["weight"])]
         after = sum(w * float(h) for w, h in zip(weights, known["H (bits)"], strict=True))
         assert after == pytest.approx(float(row["H (bits) after"]), abs=1e-3)  # terms printed to 4 places
-        gain = float(row["known"]) * (float(row["H (bits) before"]) - float(row["H (bits) after"]))
-        assert float(row["gain"]) == pytest.approx(gain, abs=2e-4)
+        gain = float(row["known share"]) * (float(row["H (bits) before"]) - float(row["H (bits) after"]))
+        assert float(row["known-share gain"]) == pytest.approx(gain, abs=2e-4)
 
 
 def test_missing_value_rules_are_named_for_what_they_are_and_linked_by_name():
@@ -178,10 +183,16 @@ def test_votes_evaluation_sets_the_posts_claims_beside_the_computed_numbers(data
         "tied votes",
         "ties broken the post's way",
     ]
-    assert set(claims["the post"]) == {"around 90%", "adoption-of-the-budget-resolution", "very few"}
+    assert set(claims["the post"]) == {
+        "around 90%",
+        "roughly half",
+        "adoption-of-the-budget-resolution",
+        "very few",
+    }
+    assert claims["computed here"].tolist()[4] == "203 of 435 (47%)"
     roots = id3_lessons.complete_rows_root(X, y, names)
     assert roots == {"weighted": "physician-fee-freeze", "unweighted": "physician-fee-freeze"}
-    assert claims["computed here"].tolist()[4:6] == ["physician-fee-freeze", "physician-fee-freeze"]
+    assert claims["computed here"].tolist()[5:7] == ["physician-fee-freeze", "physician-fee-freeze"]
     results = id3_lessons.posts_protocol(X, y)
     rows = claims.head(len(results))
     for result, (_, row) in zip(results, rows.iterrows(), strict=True):
@@ -516,3 +527,28 @@ def test_arya_the_posts_hand_drawn_tree_beside_the_tree_id3_grows():
     assert 0 < differ < total
     at = linked({"tree_data": "Play Tennis"})
     assert not at.get("graphviz_chart")
+
+
+def test_the_votes_tree_is_grown_as_in_the_post_by_default(data_home):
+    """The post grows its tree on the rows without a "?" and tests it on the others; the page grew
+    it on all 435 rows with C4.5's known-share gain, unnamed, under a sidebar saying "(the post)"."""
+    X, y, names = datasets.load_house_votes(data_home)
+    missing = id3.rows_with_missing(X)
+    assert (int((~missing).sum()), int(missing.sum())) == (232, 203)  # "roughly half" have a "?"
+    at = linked({"tree_data": lesson.VOTES})
+    assert at.selectbox(key="tree_votes_rows").value == lesson.AS_IN_THE_POST
+    data = player(at)
+    assert sum(data["nodes"][0]["counts"]) == 232
+    model = id3.ID3(missing="branch").fit(X[~missing], y[~missing], names)
+    assert len(data["nodes"]) == model.n_nodes_ and data["nodes"][0]["test"] == model.root_.feature
+    assert all("known" not in name for step in data["steps"] for name in step["header"])  # nothing missing
+    right = int((model.predict(X[missing]) == y[missing]).sum())
+    assert f"{right}/203 = {right / 203:.1%}" in text(at) and "Grown as in the post" in text(at)
+    # The post's own code on the same split (id3_lessons.textbook_id3): the same tree, the same answers.
+    post = next(r for r in id3_lessons.posts_protocol(X, y) if (r.gain, r.missing) == ("weighted", "branch"))
+    assert post.total == 203 and abs(post.correct - right) <= post.ties
+    at = linked({"tree_data": lesson.VOTES, "tree_votes_rows": lesson.VOTES_ROWS["all"], "tree_step": 1})
+    data = player(at)
+    assert sum(data["nodes"][0]["counts"]) == 435
+    assert data["steps"][0]["header"][-2:] == ["known share", "known-share gain"]
+    assert "C4.5's known-share gain" in text(at)
