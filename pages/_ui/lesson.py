@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -12,6 +13,8 @@ import numpy as np
 import streamlit as st
 
 from classic import compare
+from classic.viz.theme import PAPER
+from pages._ui import present
 from pages._ui.points import MAX_URL_POINTS, YOURS, encode_points
 
 
@@ -77,12 +80,28 @@ def _url_text(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
+def step_slot() -> None:
+    """Keep the top of the page for the "Try this" step being asked (app.py, before the page).
+
+    The steps are at the bottom of a page, far below the figure a step sets up: the step set up
+    is asked up here instead, right above that figure, so a class sees both on one screen.
+    """
+    _slot.box = st.container(key="try_slot")
+
+
 def try_this(page: str, steps: Sequence[Step], expanded: bool = False) -> None:
     """The "Try this" sequence: each step sets up a view, asks, and reveals after a choice.
 
-    Drawn only while open (a rerun when it opens): closed, its six dozen elements are neither
+    "Set up this view" also moves the step to the top of the page, above the figure it changed
+    (``step_slot``), and scrolls there; "Next step" sets up the following one. The steps are
+    drawn only while open (a rerun when it opens): closed, its six dozen elements are neither
     sent nor re-rendered on every rerun. The answers chosen are kept while it is closed.
     """
+    answers = st.session_state.setdefault(f"{page}_try_answers", {})
+    asked = st.session_state.get(_asked(page))
+    asked = asked if isinstance(asked, int) and 1 <= asked <= len(steps) else None
+    if asked is not None:
+        _ask_at_the_top(page, steps, asked, answers)
     with st.expander(
         f"Try this: {len(steps)} predict-then-reveal steps",
         expanded=expanded,
@@ -92,7 +111,6 @@ def try_this(page: str, steps: Sequence[Step], expanded: bool = False) -> None:
     ) as box:
         if not box.open:
             return
-        answers = st.session_state.setdefault(f"{page}_try_answers", {})
         for i, step in enumerate(steps, start=1):
             st.markdown(f"**{i}. {step.title}**")
             left, right = st.columns([1, 2])
@@ -100,24 +118,119 @@ def try_this(page: str, steps: Sequence[Step], expanded: bool = False) -> None:
                 "Set up this view",
                 key=f"{page}_try_{i}_setup",
                 on_click=_apply,
-                args=(step.setup,),
+                args=(page, i, step.setup),
                 icon=":material/tune:",
             )
             right.markdown(f"[Link to this view]({step_link(page, step.setup)})")
-            key, options = f"{page}_try_{i}", list(step.options)
-            chosen = answers.get(key)
-            index = options.index(chosen) if chosen in options else None
-            choice = answers[key] = st.radio(step.question, options, index=index, key=key)
-            if choice is None:
-                st.caption("Choose an answer to reveal it.")
-            elif choice == step.answer:
-                st.success(f"Right: **{step.answer}**. {step.why}")
+            if i == asked:
+                st.caption(":material/arrow_upward: Asked at the top of the page, above its figure.")
             else:
-                st.warning(f"Not this time: it is **{step.answer}**. {step.why}")
+                _ask(page, i, step, answers)
 
 
-def _apply(setup: dict[str, Any]) -> None:
+# The container step_slot keeps for this script run (one thread runs one session's script).
+_slot = threading.local()
+# A press of "Set up this view" (counted, so that each press sends a new script, which runs
+# once): the page scrolls the step's figure (the first one under the step) up to just below the
+# step, which stays at the top of the window. Nothing is fetched.
+_SCROLL = "try_this_scroll"
+_FIGURE = ", ".join(
+    f'[data-testid="stMain"] {figure}'
+    for figure in (
+        "iframe",
+        "canvas",
+        '[data-testid="stImage"] img',
+        ".stVegaLiteChart",
+        '[data-testid="stGraphVizChart"]',
+        '[data-testid^="stBidiComponent"]',
+    )
+)
+_SCROLL_JS = """<script data-run="RUN">
+(() => {
+  const started = Date.now();
+  const scroller = el => {
+    for (let n = el.parentElement; n; n = n.parentElement) {
+      const y = getComputedStyle(n).overflowY;
+      if ((y === 'auto' || y === 'scroll') && n.scrollHeight > n.clientHeight) return n;
+    }
+    return document.scrollingElement;
+  };
+  const place = () => {
+    const step = document.querySelector('.st-key-try_slot');
+    const figure = step && [...document.querySelectorAll(FIGURE)].find(f => !step.contains(f) && f.getClientRects().length);
+    if (figure) {
+      const gap = figure.getBoundingClientRect().top - step.getBoundingClientRect().bottom - 8;
+      if (Math.abs(gap) > 2) scroller(figure).scrollBy(0, gap);
+    }
+    if (Date.now() - started < 1500) requestAnimationFrame(place);
+  };
+  place();
+})();
+</script>"""
+# The step stays at the top of the window (under Streamlit's header, which presentation mode
+# folds away) while the page scrolls beneath it.
+_STICKY_CSS = """<style>
+[data-testid="stLayoutWrapper"]:has(> .st-key-try_slot) {{ position: sticky; top: {top}; z-index: 100; background: {paper}; padding-bottom: 0.3rem; }}
+.st-key-try_step {{ padding: 0.5rem 1rem; gap: 0.4rem; }}
+</style>"""
+
+
+def _asked(page: str) -> str:
+    return f"{page}_try_asked"
+
+
+def _ask(page: str, i: int, step: Step, answers: dict, horizontal: bool = False) -> None:
+    """Step ``i``'s question, and its answer once one is chosen."""
+    key, options = f"{page}_try_{i}", list(step.options)
+    chosen = answers.get(key)
+    index = options.index(chosen) if chosen in options else None
+    choice = answers[key] = st.radio(step.question, options, index=index, key=key, horizontal=horizontal)
+    if choice is None:
+        if not horizontal:
+            st.caption("Choose an answer to reveal it.")
+    elif choice == step.answer:
+        st.success(f"Right: **{step.answer}**. {step.why}")
+    else:
+        st.warning(f"Not this time: it is **{step.answer}**. {step.why}")
+
+
+def _ask_at_the_top(page: str, steps: Sequence[Step], i: int, answers: dict) -> None:
+    """Step ``i`` in the slot above the figure: its question, its answer, the next step; the
+    first time after "Set up this view", the page scrolls up to it."""
+    slot = getattr(_slot, "box", None) or st.container()
+    with slot, st.container(border=True, key="try_step"):
+        title, buttons = st.columns([3, 2], vertical_alignment="center")
+        title.markdown(f":material/science: **Try this {i} of {len(steps)}: {steps[i - 1].title}**")
+        with buttons.container(horizontal=True, horizontal_alignment="right"):
+            if i < len(steps):
+                st.button(
+                    "Next step",
+                    key=f"{page}_try_next",
+                    on_click=_apply,
+                    args=(page, i + 1, steps[i].setup),
+                    icon=":material/skip_next:",
+                )
+            st.button(
+                "Close", key=f"{page}_try_close", on_click=_close, args=(page,), icon=":material/close:"
+            )
+        _ask(page, i, steps[i - 1], answers, horizontal=True)
+    st.html(_STICKY_CSS.format(top="0" if present.is_on() else "3.75rem", paper=PAPER))
+    scroll = st.session_state.pop(_SCROLL, None)
+    if scroll is not None:  # in the sidebar's foot, where its empty line takes no room from the page
+        script = _SCROLL_JS.replace("RUN", str(scroll)).replace("FIGURE", repr(_FIGURE))
+        st.sidebar.html(script, unsafe_allow_javascript=True)
+
+
+def _apply(page: str, i: int, setup: dict[str, Any]) -> None:
+    """Set up step ``i``'s view, ask it at the top of the page and scroll there."""
     st.session_state.update(setup)
+    st.session_state[_asked(page)] = i
+    presses = st.session_state[_SCROLL + "_presses"] = st.session_state.get(_SCROLL + "_presses", 0) + 1
+    st.session_state[_SCROLL] = presses
+
+
+def _close(page: str) -> None:
+    st.session_state.pop(_asked(page), None)
 
 
 def compare_link(X: Any, y: Any, data: str | None = None) -> None:

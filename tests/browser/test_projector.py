@@ -192,3 +192,63 @@ def test_present_table_is_html_on_a_projector(presenting):
     at.run()
     assert not at.exception, [e.message for e in at.exception]
     assert (len(at.table), len(at.dataframe)) == ((1, 0) if presenting else (0, 1))
+
+
+# Where the question and the figure are: the step's question (a radio group's label, wherever
+# it is drawn) and the first figure of the page outside the step's box.
+PLACES_JS = """(question) => {
+  const figures = [...document.querySelectorAll(arguments_figure)].filter(f => f.getClientRects().length
+    && !f.closest('.st-key-try_slot') && !f.closest('[data-testid="stExpander"]'));
+  const labels = [...document.querySelectorAll('[data-testid="stRadio"] [data-testid="stWidgetLabel"]')]
+    .filter(l => l.getClientRects().length && l.textContent.trim() === question);
+  const box = el => { const r = el.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, height: r.height}; };
+  return {figure: figures.length ? box(figures[0]) : null, questions: labels.map(box)};
+}""".replace("arguments_figure", repr(test_classroom.FIGURE))
+
+
+def _in_view(places: dict) -> bool:
+    """The question whole on screen, and the figure from just below it, 300 px of it (or all)."""
+    figure, questions = places["figure"], places["questions"]
+    if figure is None or not questions:
+        return False
+    question = questions[0]
+    shown = min(figure["bottom"], HEIGHT) - max(figure["top"], 0)
+    return (
+        0 <= question["top"]
+        and question["bottom"] <= figure["top"] + 1
+        and figure["top"] < HEIGHT
+        and shown >= min(figure["height"], 300) - 1
+    )
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("path", [path for path in PAGES if path])
+def test_set_up_this_view_shows_the_figure_with_its_question(server, projector, path):
+    """Item 14: "Set up this view" (at the page's foot) leaves the figure it changed in view with
+    the step's question above it; so does "Next step"."""
+    page = projector
+    open_presenting(page, server, path)
+    assert test_classroom.open_try_this(page), f"/{path} has no Try this"
+    expander = page.locator('[data-testid="stExpander"]', has_text="Try this")
+    labels = expander.locator('[data-testid="stRadio"] [data-testid="stWidgetLabel"]')
+    questions = [labels.nth(i).inner_text().strip() for i in range(labels.count())]
+    presses = [
+        (2, expander.get_by_role("button", name="Set up this view").nth(1)),
+        (3, page.get_by_role("button", name="Next step")),
+    ]
+    for step, button in presses:
+        button.scroll_into_view_if_needed()
+        button.click()
+        # The step's question comes up outside the expander (this waits out the rerun, which on
+        # /digits computes the evaluation), then the script has ended.
+        asked = page.locator(".st-key-try_step").get_by_text(questions[step - 1], exact=True)
+        asked.wait_for(timeout=120_000)
+        wait_for_app(page, timeout=120_000)
+        for _ in range(40):  # the page settles (figures lay out, the scroll runs): at most 10 s
+            places = page.evaluate(PLACES_JS, questions[step - 1])
+            if _in_view(places):
+                break
+            page.wait_for_timeout(250)
+        page.screenshot(path=str(SCREENSHOTS / f"projector-try-{path}-{step}.png"))
+        print(f"\n/{path} step {step}: {places}")
+        assert _in_view(places), f"/{path} step {step}: question or figure out of view: {places}"
