@@ -7,7 +7,8 @@ keep the k best points seen, and on the way back visit the other side of a split
 splitting plane is closer to x than the current k-th best distance, |x_a − s| < d_k. For any
 Minkowski metric |x_a − s| is a lower bound on the distance to every point beyond the plane,
 so the pruning never loses a true neighbour. ``query`` reports how many distances it computed,
-to compare with the n of brute force.
+to compare with the n of brute force; ``search`` also records each of those decisions (the
+notes' test, ‖x − y‖ against |t − x_a|) and the cell of every side it pruned, for drawing.
 
 Depth: the median split halves the points at every level, so a tree over n points with
 leaves of at most ``leaf_size`` has depth at most ⌈log₂(n / leaf_size)⌉ + 1, whatever the
@@ -58,6 +59,42 @@ class Split:
             (lo * scale[a] + offset[a], hi * scale[a] + offset[a]) for a, (lo, hi) in enumerate(self.bounds)
         )
         return Split(self.axis, float(value), bounds, self.depth)
+
+
+Box = tuple[tuple[float, float], ...]  # (low, high) on each axis
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One split met on the way back up: whether the far side can hold a nearer point.
+
+    The notes' test: every point beyond the plane x_a = t is at least ``gap`` = |t − x_a| away,
+    so the far side is searched only if ``gap`` ≤ ``best``, the k-th best distance so far
+    (∞ while fewer than k points are known); otherwise its whole cell ``far`` is pruned.
+    """
+
+    depth: int
+    axis: int
+    value: float
+    gap: float
+    best: float
+    searched: bool
+    far: Box
+
+
+@dataclass(frozen=True)
+class Search:
+    """A query's answer and its course: the points whose distance was measured, and each decision."""
+
+    distances: np.ndarray
+    indices: np.ndarray
+    measured: np.ndarray
+    decisions: list[Decision]
+
+    @property
+    def pruned(self) -> list[Box]:
+        """The cells the search never entered."""
+        return [d.far for d in self.decisions if not d.searched]
 
 
 class KDTree:
@@ -114,6 +151,15 @@ class KDTree:
         ``p`` is the Minkowski exponent (2 Euclidean, 1 Manhattan, ``np.inf`` Chebyshev).
         Neighbours are sorted nearest first, equal distances by index.
         """
+        found = self._search(x, k, p, None)
+        return found.distances, found.indices, len(found.measured)
+
+    def search(self, x: Any, k: int = 1, p: float = 2, bounds: Box | None = None) -> Search:
+        """:meth:`query` with its course: every decision at a split, with the far side's cell
+        inside ``bounds`` (by default the box of :meth:`splits`)."""
+        return self._search(x, k, p, self.box(bounds))
+
+    def _search(self, x: Any, k: int, p: float, bounds: Box | None) -> Search:
         x = np.asarray(x, dtype=np.float64).ravel()
         if not np.all(np.isfinite(x)):
             raise ValueError("x contains NaN or infinite values")
@@ -122,11 +168,11 @@ class KDTree:
         if isinstance(k, bool) or int(k) != k or not 1 <= k <= len(self.X):
             raise ValueError(f"k must be an integer in [1, {len(self.X)}]; got {k!r}")
         best: list[tuple[float, int]] = []  # max-heap of (−distance, −index)
-        count = 0
+        measured: list[np.ndarray] = []
+        decisions: list[Decision] = []
 
         def consider(indices: np.ndarray) -> None:
-            nonlocal count
-            count += len(indices)
+            measured.append(indices)
             for distance, index in zip(
                 minkowski_distance(self.X[indices] - x, p), indices.tolist(), strict=True
             ):
@@ -136,25 +182,44 @@ class KDTree:
                 elif item > best[0]:
                     heapq.heapreplace(best, item)
 
-        def visit(node: Node | None) -> None:
+        def visit(node: Node | None, box: Box | None, depth: int) -> None:
             if node is None:
                 return
             consider(node.indices)
             if node.is_leaf:
                 return
             gap = x[node.axis] - node.value
-            near, far = (node.left, node.right) if gap < 0 else (node.right, node.left)
-            visit(near)
-            if len(best) < k or abs(gap) <= -best[0][0]:
-                visit(far)
+            sides = [
+                (node.left, _cut(box, node.axis, high=node.value)),
+                (node.right, _cut(box, node.axis, low=node.value)),
+            ]
+            (near, near_box), (far, far_box) = sides if gap < 0 else sides[::-1]
+            visit(near, near_box, depth + 1)
+            bound = -best[0][0] if len(best) == k else np.inf
+            searched = abs(gap) <= bound
+            if box is not None and far is not None:
+                decisions.append(
+                    Decision(depth, node.axis, node.value, abs(float(gap)), bound, searched, far_box)
+                )
+            if searched:
+                visit(far, far_box, depth + 1)
 
-        visit(self.root_)
+        visit(self.root_, bounds, 0)
         result = sorted((-d, -i) for d, i in best)
-        return (
+        return Search(
             np.array([d for d, _ in result]),
             np.array([i for _, i in result], dtype=np.int64),
-            count,
+            np.concatenate(measured),
+            decisions,
         )
+
+    def box(self, bounds: Box | None = None) -> Box:
+        """``bounds``, or the points' bounding box widened by 5% on each side."""
+        if bounds is not None:
+            return tuple(bounds)
+        low, high = self.X.min(axis=0), self.X.max(axis=0)
+        margin = 0.05 * np.maximum(high - low, 1e-9)
+        return tuple(zip((low - margin).tolist(), (high + margin).tolist(), strict=True))
 
     def query_many(self, Q: Any, k: int = 1, p: float = 2) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`query` for every row of Q: (distances, indices), each of shape (len(Q), k)."""
@@ -165,23 +230,26 @@ class KDTree:
             distances[row], indices[row], _ = self.query(x, k, p)
         return distances, indices
 
-    def splits(self, bounds: tuple[tuple[float, float], ...] | None = None) -> list[Split]:
+    def splits(self, bounds: Box | None = None) -> list[Split]:
         """Every splitting line with the box it cuts (for drawing the partition in 2-D)."""
-        if bounds is None:
-            low, high = self.X.min(axis=0), self.X.max(axis=0)
-            margin = 0.05 * np.maximum(high - low, 1e-9)
-            bounds = tuple(zip((low - margin).tolist(), (high + margin).tolist(), strict=True))
         lines: list[Split] = []
 
-        def walk(node: Node | None, box: tuple[tuple[float, float], ...], depth: int) -> None:
+        def walk(node: Node | None, box: Box, depth: int) -> None:
             if node is None or node.is_leaf:
                 return
             lines.append(Split(node.axis, node.value, box, depth))
-            low, high = box[node.axis]
-            left = tuple((low, node.value) if a == node.axis else b for a, b in enumerate(box))
-            right = tuple((node.value, high) if a == node.axis else b for a, b in enumerate(box))
-            walk(node.left, left, depth + 1)
-            walk(node.right, right, depth + 1)
+            walk(node.left, _cut(box, node.axis, high=node.value), depth + 1)
+            walk(node.right, _cut(box, node.axis, low=node.value), depth + 1)
 
-        walk(self.root_, tuple(bounds), 0)
+        walk(self.root_, self.box(bounds), 0)
         return lines
+
+
+def _cut(box: Box | None, axis: int, low: float | None = None, high: float | None = None) -> Box | None:
+    """The part of ``box`` on one side of a split: its ``axis`` range from ``low`` or up to ``high``."""
+    if box is None:
+        return None
+    return tuple(
+        (box[a][0] if low is None else low, box[a][1] if high is None else high) if a == axis else side
+        for a, side in enumerate(box)
+    )

@@ -101,7 +101,7 @@ with right:
         st.warning(clipped)
     searched = KNNClassifier(**params, algorithm=algorithm).fit(Xs, y)  # a k-d tree takes s for k ≈ n
     prediction, tie, neighbours = lesson.query_view(searched, (query - offset) / scale, kept, class_names)
-    st.metric("Prediction", prediction, tie, delta_color="off")
+    st.metric("Prediction", prediction, tie, delta_color="off", delta_arrow="off")  # a note, not a change
     st.table(neighbours, hide_index=True, height=min(35 * k + 38, 160 if present.is_on() else 250))
     st.caption(f"Training accuracy at k = {k}: {model.score(Xs, y):.1%} · {len(X)} points")
     title = f"k = {k}, {metric}, {weights} weights, scaling {scaling}"
@@ -138,12 +138,12 @@ if accuracy_tab.open:
 if tree_tab.open and not kd_ok:
     tree_tab.info(lesson.KDTREE_METRICS)
 elif tree_tab.open:
-    spec, visited, depth = kdtree(X, y, scale, offset, query, k, minkowski_p(metric, p), class_names)
-    present.chart(tree_tab, spec, width="stretch", alt=lesson.KDTREE_ALT)
-    tree_tab.metric(
-        "Distances measured for this query", f"{visited} of {len(X)}", f"brute force: {len(X)}", "off"
-    )
-    tree_tab.write(lesson.depth_note(depth, len(X)))
+    shown = kdtree(X, y, scale, offset, query, k, minkowski_p(metric, p), class_names)
+    present.chart(tree_tab, shown.spec, width="stretch", alt=lesson.KDTREE_ALT)
+    tree_tab.metric("Distances measured for this query", f"{shown.measured} of {len(X)}")
+    tree_tab.markdown(lesson.pruning_note(shown.measured, shown.pruned, len(X), k, scaling != "none"))
+    tree_tab.table(shown.decisions, hide_index=True, height=min(35 * len(shown.decisions) + 38, 400))
+    tree_tab.write(lesson.depth_note(shown.depth, len(X)))
 
 try_this("knn", [Step(**step) for step in shared.knn_steps()])
 compare_link(X_all, y_raw, name)

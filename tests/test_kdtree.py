@@ -96,3 +96,54 @@ def test_leaf_size_is_keyword_only_and_many_queries_equal_single_ones():
         single = tree.query(x, 3)
         np.testing.assert_array_equal(indices[row], single[1])
         np.testing.assert_array_equal(distances[row], single[0])
+
+
+def _inside(X: np.ndarray, box) -> np.ndarray:
+    """The points strictly inside a cell (a point on its edge is a split's median, stored above it)."""
+    return np.all([(X[:, a] > lo) & (X[:, a] < hi) for a, (lo, hi) in enumerate(box)], axis=0)
+
+
+@pytest.mark.parametrize("p", [1, 2, np.inf])
+@pytest.mark.parametrize("k", [1, 3, 8])
+def test_search_records_the_notes_test_at_every_split(p, k):
+    """The course notes: beyond the plane x_a = t every point is at least |t − x_a| away, so the far
+    side is searched when the best distance so far is ≥ |t − x_a| and pruned when it is smaller.
+    Each recorded decision follows that rule, its cell holds only points never measured and all
+    farther than the answer's k-th distance, and measured + pruned points are all the points."""
+    rng = np.random.default_rng(k)
+    X = rng.normal(size=(300, 2))
+    tree = KDTree(X)
+    for x in rng.normal(size=(10, 2)) * 1.5:
+        found = tree.search(x, k, p=p)
+        distances, indices, count = tree.query(x, k, p=p)
+        np.testing.assert_array_equal(found.indices, indices)
+        assert len(found.measured) == count == len(set(found.measured.tolist()))
+        assert found.decisions and any(not d.searched for d in found.decisions)
+        measured = np.zeros(len(X), dtype=bool)
+        measured[found.measured] = True
+        in_pruned = np.zeros(len(X), dtype=bool)
+        for d in found.decisions:
+            assert d.searched == (d.gap <= d.best)
+            assert d.gap == pytest.approx(abs(x[d.axis] - d.value))
+            side = d.far[d.axis]
+            assert d.value in side  # the far cell starts or ends on the splitting line
+            if not d.searched:
+                inside = _inside(X, d.far)
+                assert not (inside & measured).any()
+                gaps = np.abs(X[inside, d.axis] - x[d.axis])
+                assert (gaps >= d.gap - 1e-12).all()  # the notes' lower bound
+                assert d.gap > distances[-1]  # so none of them can be among the k nearest
+                in_pruned |= inside
+        assert (measured | in_pruned).all()
+
+
+def test_search_on_a_hand_checked_line_of_points():
+    """Five points on the x₁ axis, query at 0.9, k = 1: the median split at 2 is met on the way
+    back with best distance 0.1 (the point at 1) and |t − x| = 1.1, so the right side is pruned."""
+    X = np.array([[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [3.0, 0.0], [4.0, 0.0]])
+    found = KDTree(X).search([0.9, 0.0], 1)
+    assert found.indices.tolist() == [1]
+    root = next(d for d in found.decisions if d.depth == 0)
+    assert (root.axis, root.value) == (0, 2.0)
+    assert root.gap == pytest.approx(1.1) and root.best == pytest.approx(0.1) and not root.searched
+    assert sorted(found.measured.tolist()) == [0, 1, 2]  # never 3 or 4

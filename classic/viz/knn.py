@@ -19,6 +19,8 @@ from __future__ import annotations
 import hashlib
 import json
 import struct
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -299,22 +301,81 @@ def accuracy_chart(ks: np.ndarray, curves: dict[str, np.ndarray], best_k: int) -
     }
 
 
-def kdtree_view(X, y, scale, offset, query, k: int, p: float, class_names: list[str]):
-    """The k-d tree on the scaled points: its drawing (Vega-Lite spec), the distances the query's
-    search measured, and the tree's depth."""
+@dataclass(frozen=True)
+class KDTreeView:
+    """The k-d tree tab: its chart, the query's search in numbers, and each decision as a row."""
+
+    spec: dict
+    measured: int  # distances the search computed (brute force: n)
+    pruned: int  # cells it never entered
+    depth: int
+    decisions: Any  # a pandas DataFrame, one row per split met on the way back
+
+
+def kdtree_view(X, y, scale, offset, query, k: int, p: float, class_names: list[str]) -> KDTreeView:
+    """The k-d tree on the scaled points and the query's search through it: its drawing (Vega-Lite
+    spec) with the cells searched and pruned, and the notes' test at every split as a table."""
     tree = KDTree((X - offset) / scale)
-    _, neighbours, visited = tree.query((query - offset) / scale, k, p=p)
+    found = tree.search((query - offset) / scale, k, p=p)
     splits = [split.rescaled(scale, offset) for split in tree.splits()]
-    return kdtree_chart(X, y, splits, query, neighbours, class_names), visited, tree.depth_
+    frame = _rescaled_box(tree.box(), scale, offset)
+    pruned = [_rescaled_box(box, scale, offset) for box in found.pruned]
+    ball = _ball((query - offset) / scale, float(found.distances[-1]), p) * scale + offset
+    parts = (splits, pruned, found.measured, ball)
+    spec = kdtree_chart(X, y, parts, query, found.indices, class_names, frame)
+    return KDTreeView(
+        spec, len(found.measured), len(pruned), tree.depth_, decision_table(found.decisions, scale, offset)
+    )
 
 
-def kdtree_chart(X, y, splits, query, neighbours, class_names: list[str], max_depth: int = 12) -> dict:
-    """The k-d tree's splitting lines (one mark for all), the points and the query: a Vega-Lite spec."""
+def _rescaled_box(box, scale, offset) -> tuple[tuple[float, float], ...]:
+    """A cell of the tree (scaled units) in the data's units."""
+    return tuple((lo * scale[a] + offset[a], hi * scale[a] + offset[a]) for a, (lo, hi) in enumerate(box))
+
+
+def _ball(centre: np.ndarray, radius: float, p: float, n: int = 96) -> np.ndarray:
+    """n + 1 points around the Minkowski ball ‖z − centre‖_p = radius (closed: the first repeated)."""
+    angle = np.linspace(0, 2 * np.pi, n + 1)
+    c, s = np.cos(angle), np.sin(angle)
+    if np.isinf(p):  # the square: scale each direction to its largest coordinate
+        edge = np.maximum(np.abs(c), np.abs(s))
+        return centre + radius * np.column_stack([c / edge, s / edge])
+    norm = (np.abs(c) ** p + np.abs(s) ** p) ** (1 / p)
+    return centre + radius * np.column_stack([c / norm, s / norm])
+
+
+def decision_table(decisions, scale, offset):
+    """The decisions of a search as rows: the split (in the data's units), the query's distance to
+    it |t − xₐ| and the k-th best distance so far (in the classifier's units), and what was done."""
+    import pandas as pd
+
+    rows = [
+        {
+            "depth": d.depth,
+            "split": f"x{'₁₂'[d.axis]} = {d.value * scale[d.axis] + offset[d.axis]:.3g}".replace("-", "−"),
+            "|t − x|": f"{d.gap:.3f}",
+            "best so far": "∞ (not k yet)" if np.isinf(d.best) else f"{d.best:.3f}",
+            "far side": "searched: |t − x| ≤ best" if d.searched else "pruned: |t − x| > best",
+        }
+        for d in decisions
+    ]
+    return pd.DataFrame(rows, columns=["depth", "split", "|t − x|", "best so far", "far side"])
+
+
+def kdtree_chart(X, y, parts, query, neighbours, class_names: list[str], box, max_depth: int = 12) -> dict:
+    """The k-d tree's cells and the query's search over ``box`` ((x₁ range), (x₂ range)): a
+    Vega-Lite spec, as wide as the page (a ball is round only where the axes' units are).
+
+    ``parts`` = (splitting lines, pruned cells, indices of the points measured, the final ball):
+    the cells the search never entered are shaded and their points faded; the ball of radius the
+    k-th distance around the query touches every cell it had to search.
+    """
     import altair as alt
     import pandas as pd
 
-    from classic.viz.theme import ACCENT, INK, SPLIT, class_colors
+    from classic.viz.theme import ACCENT, INK, PAPER, SPLIT, TIE, class_colors, light
 
+    splits, pruned, measured, ball = parts
     lines = pd.DataFrame(
         [
             {"x": s.value, "x2": s.value, "y": s.bounds[1][0], "y2": s.bounds[1][1], "depth": s.depth}
@@ -325,15 +386,47 @@ def kdtree_chart(X, y, splits, query, neighbours, class_names: list[str], max_de
         ],
         columns=["x", "x2", "y", "y2", "depth"],
     )
-    points = pd.DataFrame({"x": X[:, 0], "y": X[:, 1], "class": [class_names[c] for c in y]})
+    searched, cut = "searched", "pruned (never entered)"
+    cells = pd.DataFrame(
+        [{"x": box[0][0], "x2": box[0][1], "y": box[1][0], "y2": box[1][1], "cell": searched}]
+        + [{"x": b[0][0], "x2": b[0][1], "y": b[1][0], "y2": b[1][1], "cell": cut} for b in pruned]
+    )
+    seen = np.zeros(len(X), dtype=bool)
+    seen[measured] = True
+    points = pd.DataFrame(
+        {
+            "x": X[:, 0],
+            "y": X[:, 1],
+            "class": [class_names[c] for c in y],
+            "distance": np.where(seen, "measured", "not measured"),
+        }
+    )
     near = pd.DataFrame({"x": X[neighbours, 0], "y": X[neighbours, 1]})
     colours = alt.Scale(domain=class_names, range=class_colors(len(class_names)))
+    x = alt.X("x:Q", title="x₁", scale=alt.Scale(zero=False, nice=False, domain=[float(v) for v in box[0]]))
+    y_ = alt.Y("y:Q", title="x₂", scale=alt.Scale(zero=False, nice=False, domain=[float(v) for v in box[1]]))
+    background = (
+        alt.Chart(cells)
+        .mark_rect(stroke=None)
+        .encode(
+            x=x,
+            y=y_,
+            x2="x2",
+            y2="y2",
+            fill=alt.Fill(
+                "cell:N",
+                scale=alt.Scale(domain=[searched, cut], range=[PAPER, light(TIE, 0.55)]),
+                legend=None,  # said in the title: Vega's legend symbols are small on a projector
+                sort=[searched, cut],
+            ),
+        )
+    )
     split_marks = (
         alt.Chart(lines)
         .mark_rule(color=SPLIT)
         .encode(
-            x=alt.X("x:Q", title="x₁", scale=alt.Scale(zero=False)),
-            y=alt.Y("y:Q", title="x₂", scale=alt.Scale(zero=False)),
+            x="x:Q",
+            y="y:Q",
             x2="x2",
             y2="y2",
             strokeWidth=alt.StrokeWidth(
@@ -343,8 +436,23 @@ def kdtree_chart(X, y, splits, query, neighbours, class_names: list[str], max_de
     )
     dots = (
         alt.Chart(points)
-        .mark_point(filled=True, size=40, stroke=INK, strokeWidth=0.5, opacity=1)
-        .encode(x="x:Q", y="y:Q", color=alt.Color("class:N", scale=colours), shape="class:N")
+        .mark_point(filled=True, size=40, stroke=INK, strokeWidth=0.5)
+        .encode(
+            x="x:Q",
+            y="y:Q",
+            color=alt.Color("class:N", scale=colours, legend=None),
+            shape=alt.Shape("class:N", legend=None),
+            opacity=alt.Opacity(
+                "distance:N",
+                scale=alt.Scale(domain=["measured", "not measured"], range=[1, 0.3]),
+                legend=None,
+            ),
+        )
+    )
+    circle = (
+        alt.Chart(pd.DataFrame({"x": ball[:, 0], "y": ball[:, 1], "order": np.arange(len(ball))}))
+        .mark_line(color=ACCENT, strokeDash=[5, 3], strokeWidth=1.5, clip=True)
+        .encode(x="x:Q", y="y:Q", order="order:Q")
     )
     rings = (
         alt.Chart(near)
@@ -356,7 +464,11 @@ def kdtree_chart(X, y, splits, query, neighbours, class_names: list[str], max_de
         .mark_point(shape="diamond", size=180, filled=True, color=INK)
         .encode(x="x:Q", y="y:Q")
     )
-    return (split_marks + dots + rings + star).properties(height=460).to_dict()
+    chart = background + split_marks + dots + circle + rings + star
+    key = "white: cells searched · grey: cells pruned (points faded) · dashed: the k-th distance's ball"
+    return chart.properties(
+        height=420, title={"text": key, "anchor": "start", "fontWeight": "normal"}
+    ).to_dict()
 
 
 def points_csv(X: np.ndarray, y: np.ndarray) -> bytes:

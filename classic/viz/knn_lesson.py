@@ -398,6 +398,21 @@ ACCURACY_ALT = (
 
 
 KDTREE_ALT = (
-    "The k-d tree's splitting lines over the training points, thicker near the root, with the query "
-    "point and its k nearest neighbours ringed."
+    "The k-d tree's splitting lines over the training points, thicker near the root; the cells the "
+    "query's search never entered are shaded grey and their points faded; the query, its k nearest "
+    "neighbours ringed, and the dashed ball of radius the k-th distance around it."
 )
+
+
+def pruning_note(measured: int, pruned: int, n: int, k: int, scaled: bool) -> str:
+    """What the k-d tree's search did, with the notes' test it applied at every split."""
+    units = " (distances after scaling)" if scaled else ""
+    nearest = "nearest point" if k == 1 else f"k-th nearest point (k = {k})"
+    return (
+        f"The search measured **{measured} of {n}** distances (brute force measures all {n}) and never entered "
+        f"**{pruned}** {'cell' if pruned == 1 else 'cells'} (grey). At each split on its way back up it applies "
+        f"the notes' test: every point beyond the line xₐ = t is at least |t − xₐ| from the query, so the far "
+        f"side is searched only if |t − xₐ| ≤ the distance to the {nearest} found so far; otherwise it is "
+        f"pruned. The dashed ball (in the axes' units) has the final k-th distance as radius: every cell it "
+        f"reaches was searched{units}."
+    )

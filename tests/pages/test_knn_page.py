@@ -207,7 +207,7 @@ def test_the_k_d_tree_tab_measures_fewer_distances_and_states_its_depth():
     at.slider(key="knn_points").set_value(1000).run()
     assert_no_exception(at)
     measured = at.metric[1].value
-    assert int(measured.split(" of ")[0]) < 1000
+    assert int(measured.split(" of ")[0]) < 1000 and at.metric[1].delta == ""
     assert any("Depth 9 for 1000 points" in m.value and "O(d lg n)" in m.value for m in at.markdown)
     at.selectbox(key="knn_metric").set_value("cosine").run()
     assert any("Minkowski metrics only" in i.value for i in at.info)
@@ -429,3 +429,28 @@ def test_the_accuracy_axis_is_zoomed_to_the_curves_and_k_runs_to_100(data, point
     assert spec["layer"][0]["encoding"]["y"]["title"] == f"accuracy (axis from {low:.0%}, not 0)"
     for curve in ("training", "held-out (30%)", "leave-one-out"):
         assert [r["k"] for r in rows if r["curve"] == curve] == list(range(1, last_k + 1))
+
+
+def test_the_k_d_tree_tab_shows_the_search_with_the_notes_test_and_no_arrows():
+    """The search as the library records it: each split met on the way back as a row (|t − x|
+    against the best distance so far, searched or pruned), the count of cells pruned in the
+    text, and the measured count as a number without a delta (st.metric drew an "↑ brute force:
+    100" arrow under it). The prediction's tie note has no arrow either."""
+    from classic.kdtree import KDTree
+
+    at = open_page("knn", params={"knn_tab": "k-d tree"})
+    assert_no_exception(at)
+    X, _ = lesson.lesson_data(lesson.POST, 100, 2, 0)
+    found = KDTree(X).search([-3.0, 0.0], 8, p=2)
+    measured = at.metric[1]
+    assert measured.value == f"{len(found.measured)} of 100" and measured.delta == ""
+    rows = at.table[-1].value
+    assert rows.columns.tolist() == ["depth", "split", "|t − x|", "best so far", "far side"]
+    assert len(rows) == len(found.decisions)
+    for (_, row), decision in zip(rows.iterrows(), found.decisions, strict=True):
+        assert float(row["|t − x|"]) == pytest.approx(decision.gap, abs=5e-4)
+        assert row["far side"].startswith("searched" if decision.searched else "pruned")
+    pruned = len(found.pruned)
+    assert any(f"never entered **{pruned}** cells" in m.value for m in at.markdown)
+    tie = open_page("knn", params={"knn_k": "100"})  # 50 + 50: every vote ties
+    assert tie.metric[0].delta.startswith("a tie") and tie.metric[0].proto.direction == 2  # NONE: no arrow
