@@ -133,6 +133,47 @@ def test_every_page_reads_from_the_back_of_the_room(server, projector, path):
     assert not problems, f"/{path}: {problems}"
 
 
+# Every tab of every page (test_classroom's views) and the 1984 votes' evaluation, whose claims
+# table cut its answers short. A data set's own table may stay an st.dataframe (hundreds of rows
+# scrolled in place): "Data & rules".
+VIEWS = [view for view in test_classroom.VIEWS if view[0]] + [
+    ("decision-tree", {"tree_tab": "Evaluation", "tree_data": "1984 congressional votes"})
+]
+DATA_TABLES = {"decision-tree-Data_rules"}
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("view", VIEWS, ids=test_classroom.view_id)
+def test_every_view_has_readable_tables_and_labels_and_nothing_sideways(server, projector, view):
+    """Table cells and axis labels ≥ 18 px, no small table on a canvas, nothing sideways."""
+    page, name = projector, test_classroom.view_id(view)
+    path, params = view
+    params = dict(params)
+    digit = params.pop("draw", None)
+    open_presenting(page, server, path, params)
+    if digit is not None:
+        draw_a_digit(page, int(digit))
+    found = page.evaluate(MEASURE_JS)
+    frames = f" + {found['dataframes']} st.dataframe" if found["dataframes"] else ""
+    print(
+        f"\n/{name}: table cell {_px(found['cell'])}{frames} · axis label {_px(found['axis'])}"
+        f" · sideways: {'; '.join(found['sideways']) or 'none'}"
+    )
+    problems = []
+    if found["cell"] and found["cell"]["size"] < LABEL:
+        problems.append(f"table cell {_px(found['cell'])} < {LABEL} px")
+    if found["dataframes"] and name not in DATA_TABLES:
+        problems.append(
+            f"{found['dataframes']} st.dataframe: a canvas at Streamlit's size; use present.table"
+        )
+    if found["axis"] and found["axis"]["size"] < LABEL:
+        problems.append(f"axis label {_px(found['axis'])} < {LABEL} px")
+    problems += found["sideways"]
+    if problems:
+        screenshot(page, f"projector-view-{name}")
+    assert not problems, f"/{name}: {problems}"
+
+
 @pytest.mark.browser
 def test_metric_value_is_not_smaller_than_in_normal_mode(server, projector):
     """st.metric's value in presentation mode: at least 32 px, and never smaller than without it."""
