@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from classic import evaluation
-from classic._validation import Estimator, check_is_fitted
+from classic._validation import Estimator, check_array, check_is_fitted, check_labels, is_sparse
 from classic.knn import METRICS, WEIGHTS, KNNClassifier, vote
 
 SIZE = 16
@@ -274,7 +274,8 @@ class DigitClassifier(Estimator):
     candidates : int, default 50
         How many digits (nearest by shift distance) the tangent distance re-ranks.
 
-    The defaults are the post's plain k-NN. Attributes: ``classes_``, ``n_features_in_``,
+    The defaults are the post's plain k-NN, which takes rows of any length (scikit-learn's 8×8
+    digits too); blur and the invariances need 16×16 grids (rows of 256). Attributes: ``classes_``, ``n_features_in_``,
     ``features_`` (the training rows as the distance sees them), ``tangents_`` (tangent planes).
     """
 
@@ -315,21 +316,37 @@ class DigitClassifier(Estimator):
         ):
             raise ValueError(f"candidates must be a positive integer; got {self.candidates!r}")
 
+    def _rows(self, X: Any, n_features: int | None = None) -> np.ndarray:
+        """X as rows of pixels, checked (``check_array``): 16×16 grids are flattened. Blur and
+        the invariances need rows of 256 (16×16 grids); plain k-NN takes rows of any length."""
+        try:
+            grids = None if is_sparse(X) else np.asarray(X)
+        except ValueError:  # ragged rows: check_array says so
+            grids = None
+        if grids is not None and grids.ndim == 3:
+            X = grids.reshape(len(grids), -1)
+        X = check_array(X, n_features=n_features, estimator=self)
+        if (self.blur or self.invariance != "none") and X.shape[1] != SIZE * SIZE:
+            raise ValueError(
+                f"blur and the invariances work on 16×16 grids, rows of {SIZE * SIZE} pixels; got rows of "
+                f"{X.shape[1]} (plain k-NN, blur=0 and invariance='none', takes rows of any length)"
+            )
+        return blur(X, self.blur) if self.blur else X
+
     def fit(self, X: Any, y: Any) -> DigitClassifier:
         """Prepare the training digits (rows of 256 pixels) for the chosen distance. Returns self."""
         self._check_params()
-        X = _check_grids(X)
-        y = np.asarray(y)
-        if y.shape != (len(X),):
-            raise ValueError(f"y must hold one label per digit: {len(X)} digits, y of shape {y.shape}")
-        if self.k > len(X):
-            raise ValueError(f"k={self.k} is larger than the training set ({len(X)} digits)")
-        self.classes_, self.y_ = np.unique(y, return_inverse=True)
-        self.n_features_in_ = X.shape[1]
-        self.features_ = blur(X, self.blur)
+        self.features_ = self._rows(X)
+        _, self.classes_, self.y_ = check_labels(y, len(self.features_), self)
+        if self.k > len(self.features_):
+            n = len(self.features_)
+            raise ValueError(
+                f"k={self.k} is larger than the training set ({n} sample{'s' * (n > 1)} of digits)"
+            )
+        self.n_features_in_ = self.features_.shape[1]
         if self.invariance == "none":
             self.knn_ = KNNClassifier(k=int(self.k), metric=self.metric, weights=self.weights).fit(
-                self.features_, y
+                self.features_, self.y_
             )
         self.norms_ = np.einsum("ij,ij->i", self.features_, self.features_)
         self.tangents_ = tangent_vectors(self.features_) if self.invariance == "tangent" else None
@@ -341,7 +358,7 @@ class DigitClassifier(Estimator):
         k = int(self.k if k is None else k)
         if not 1 <= k <= len(self.features_):
             raise ValueError(f"k must be between 1 and {len(self.features_)}; got {k}")
-        queries = blur(_check_grids(X), self.blur)
+        queries = self._rows(X, self.n_features_in_)
         if self.invariance == "none":
             return self.knn_.kneighbors(queries, k)
         distances, indices = np.empty((len(queries), k)), np.empty((len(queries), k), dtype=np.int64)

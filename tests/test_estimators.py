@@ -18,6 +18,7 @@ from sklearn.pipeline import make_pipeline
 
 from classic import datasets
 from classic._validation import Estimator, NotFittedError
+from classic.digits import DigitClassifier
 from classic.id3 import ID3, PrunedID3
 from classic.knn import KNNClassifier
 from classic.perceptron import DualPerceptron, Perceptron
@@ -155,7 +156,7 @@ def test_a_pipeline_scaler_then_knn_in_a_grid_search():
 
 # ── Input validation (issue 24): one check_array / check_labels for every estimator ─────────
 
-NUMERIC = [Perceptron, DualPerceptron, KNNClassifier]
+NUMERIC = [Perceptron, DualPerceptron, KNNClassifier, DigitClassifier]  # DigitClassifier: plain k-NN
 EVERY = [*NUMERIC, ID3, PrunedID3]  # ID3 takes strings and NaN (a missing number) in X as well
 
 
@@ -268,3 +269,21 @@ def test_id3_on_iris_predicts_integer_labels_that_sklearn_scores_and_pickles():
     assert accuracy_score(y, predicted) == tree.score(X, y) > 0.95
     np.testing.assert_array_equal(pickle.loads(pickle.dumps(tree)).predict(X), predicted)
     assert tree.root_.label in {"0", "1", "2"}  # the drawn tree still names classes by their text
+
+
+def test_digit_classifier_takes_any_rows_plain_and_16_by_16_grids_for_blur_and_invariances():
+    from sklearn.datasets import load_digits
+    from sklearn.neighbors import KNeighborsClassifier
+
+    X, y = load_digits(return_X_y=True)  # 8×8: rows of 64
+    ours = DigitClassifier(k=3).fit(X[:1200], y[:1200]).predict(X[1200:])
+    theirs = KNeighborsClassifier(3).fit(X[:1200], y[:1200]).predict(X[1200:])
+    assert np.mean(ours == theirs) > 0.99
+    for params in ({"blur": 1.0}, {"invariance": "shifts"}):
+        with pytest.raises(ValueError, match="16×16 grids, rows of 256 pixels; got rows of 64"):
+            DigitClassifier(**params).fit(X, y)
+    grids = np.random.default_rng(0).integers(0, 2, (30, 16, 16))
+    labels = np.arange(30) % 3
+    model = DigitClassifier(blur=1.0, invariance="shifts").fit(grids, labels)
+    np.testing.assert_array_equal(model.predict(grids), model.predict(grids.reshape(30, 256)))
+    assert model.n_features_in_ == 256
