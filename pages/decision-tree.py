@@ -54,6 +54,12 @@ def pick_row() -> None:
         st.session_state["tree_row"] = int(picked[0]) + 1
 
 
+def table(rows: dict | object) -> None:
+    """A small table: HTML in presentation mode (the projector's font, long cells wrapped, never cut or
+    scrolled sideways), else Streamlit's data grid."""
+    (st.table if present.is_on() else st.dataframe)(rows, hide_index=True)
+
+
 st.title("ID3 decision tree")
 if not present.is_on():
     st.write(
@@ -66,7 +72,7 @@ with st.sidebar:
     rows_rule = lesson.AS_IN_THE_POST
     if name == VOTES:
         rows_rule = st.selectbox(
-            "Grow the votes tree on", list(ROWS), format_func=ROWS.get, key="tree_votes_rows", **linked
+            "Grow the votes tree", list(ROWS), format_func=ROWS.get, key="tree_votes_rows", **linked
         )
     criterion = st.selectbox(
         "Split score", list(CRITERIA), format_func=CRITERIA.get, key="tree_criterion", **linked
@@ -134,7 +140,7 @@ with tabs[shown]:
             with st.expander(
                 f"Split {step} worked by hand: every branch's term", expanded=len(worked.columns) <= 4
             ):
-                st.dataframe(figures.split_terms(worked, base), hide_index=True)
+                table(figures.split_terms(worked, base))
                 if name == lesson.HASKIDS:
                     st.markdown(lesson.slides_slip(X, y))
         if name == lesson.ARYA:  # the post's hand-drawn tree beside ID3's
@@ -172,10 +178,10 @@ with tabs[shown]:
         st.info(f"With {len(y)} rows there is nothing to hold out: choose the 1984 votes or 2-D points.")
     elif not lesson.slow_to_evaluate(X) or st.toggle(lesson.evaluate_label(X, seed), key="tree_run"):
         result = evaluate(X, y, names, params, fraction, seed)
-        st.dataframe(lesson.evaluation_table(result, fraction), hide_index=True)
+        table(lesson.evaluation_table(result, fraction))
         present.chart(st, figures.learning_curve_spec(result), alt="Accuracy against training rows")
         if name == VOTES:
-            st.dataframe(lesson.claims_table(protocol(*whole[:2]), *whole), hide_index=True)
+            table(lesson.claims_table(protocol(*whole[:2]), *whole))
             st.caption(lesson.ties_note(protocol(*whole[:2])))
 
 try_this("decision-tree", [Step(**step) for step in shared.tree_steps()])

@@ -250,8 +250,8 @@ def tree_params(criterion: str, missing: str, depth: int, min_gain: float) -> di
 VOTES, UPLOAD, YOURS = "1984 congressional votes", "Upload a CSV", "Your points (2-D, click to place)"
 AS_IN_THE_POST = "post"
 VOTES_ROWS = {
-    AS_IN_THE_POST: "complete rows (the post)",
-    "all": "all rows (known-share gain)",
+    AS_IN_THE_POST: "as in the post",
+    "all": "on all rows (C4.5)",
 }
 
 
@@ -271,7 +271,7 @@ def votes_rows_note(rule: str, X: Any, y: Any, model: Any) -> str:
             f"Grown on all {len(y)} rows, {int(missing.sum())} of them with a “?”. A split is scored on the rows whose "
             "vote is known, times their share: C4.5's known-share gain (the step table's “known share” column); the "
             f"post grew its tree on the {int((~missing).sum())} complete rows only (choose it under “Grow the votes "
-            "tree on”)."
+            "tree”)."
         )
     right = int((model.predict(X[missing]) == y[missing]).sum())
     return (

@@ -175,7 +175,7 @@ def root_box_is_in_view(root) -> bool:
         (
             {
                 "tree_data": "1984 congressional votes",
-                "tree_votes_rows": "all rows (known-share gain)",
+                "tree_votes_rows": "on all rows (C4.5)",
             },
             (1440, 900),
         ),
@@ -309,3 +309,27 @@ def test_an_upload_full_of_markup_makes_no_request_outside_the_app(server, brows
     finally:
         page.close()
         browser_context.unroute("**/*", guard)
+
+
+def test_presentation_mode_shows_the_votes_claims_whole_at_18px(server, browser_page):
+    """At 1280×720 the claims table (a data grid) cut its answers and scrolled sideways at 14 px."""
+    page = browser_page
+    page.set_viewport_size({"width": 1280, "height": 720})
+    open_link(
+        page, server, {"present": "true", "tree_data": "1984 congressional votes", "tree_tab": "Evaluation"}
+    )
+    claims = page.locator('[data-testid="stTable"]', has_text="around 90%")
+    claims.wait_for(timeout=120_000)
+    claims.scroll_into_view_if_needed()
+    cells = claims.evaluate(
+        """(t) => [...t.querySelectorAll('th, td')].map(c => ({
+            text: c.innerText, font: parseFloat(getComputedStyle(c).fontSize),
+            cut: c.scrollWidth > c.clientWidth + 1, right: c.getBoundingClientRect().right}))"""
+    )
+    assert any(c["text"] == "195/203 = 96.1%" for c in cells)
+    assert min(c["font"] for c in cells) >= 18
+    assert not [c["text"] for c in cells if c["cut"]]
+    assert max(c["right"] for c in cells) <= 1280
+    assert claims.evaluate("(t) => t.scrollWidth <= t.clientWidth + 1")  # no sideways scrolling
+    assert_no_exception_box(page)
+    page.screenshot(path=str(screenshot(page, "decision-tree-claims-present-720p")), full_page=False)
