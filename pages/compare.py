@@ -59,7 +59,10 @@ titles = {c: compare.title(c, result, kind) for c, result in results.items()}
 lines = {"perceptron": compare.line_ends(results["perceptron"].model, low, high)}
 
 dots = draw.point_values(data, NAMES)
-for column, (c, result) in zip(panel_area.columns(3), results.items(), strict=True):
+panel_area.caption(
+    draw.KEY
+)  # the panels' legend, above them: on a projector the foot of the page is out of sight
+for column, (c, result) in zip(panel_area.columns(3, gap="small"), results.items(), strict=True):
     with column:
         big = present.is_on()  # a projector: labels of 18 px
         spec = draw.panel_spec(
@@ -70,7 +73,7 @@ for column, (c, result) in zip(panel_area.columns(3), results.items(), strict=Tr
             NAMES,
             titles[c],
             lines.get(c),
-            330 if big else 300,
+            350 if big else 340,  # about square plots in a third of the width
             18 if big else 12,
         )
         present.chart(
@@ -87,9 +90,8 @@ st.markdown("\n".join(f"- {said}" for said in compare.describe(name, results, re
 if k > results["knn"].model.k:
     st.caption(f"k is capped at the {results['knn'].model.k} training points.")
 st.caption(
-    f"{len(data.y_train)} training points (filled) and {len(data.y_test)} held out (open), split by seed {seed}; "
-    "● class 0, ■ class 1. Times: one fit, and predicting the held-out points, on this server when the "
-    "setting was first drawn."
+    f"{len(data.y_train)} training points (filled) and {len(data.y_test)} held out (open), split by seed {seed}. "
+    "Times: one fit, and predicting the held-out points, on this server when the setting was first drawn."
 )
 
 panels = [(titles[c], results[c].regions, lines.get(c)) for c in results]

@@ -37,10 +37,8 @@ def from_player() -> None:  # the player's k, a click or the end of a drag
 ensure_app_shell()
 bound, DEFAULT = {"bind": "query-params"}, lesson.DEFAULTS
 st.title("k-nearest neighbours")
-st.write(
-    "A point takes the majority label of the k training points nearest to it. Scrub k under the map: at "
-    "k = 1 the regions hug every point; as k grows they smooth out. Drag the ◆ query, or click to move it."
-)
+if not present.is_on():  # a projector keeps its height for the map, its status and its legend
+    st.write(lesson.INTRO)
 top, below = st.container(), st.container()  # the map first; your points' widget under it
 with st.sidebar:
     name = st.selectbox("Data", lesson.DATA_NAMES, key="knn_data", on_change=new_data, **bound)

@@ -201,7 +201,7 @@ def player_header(
         "query": [float(v) for v in query],
         "winnersK": int(model.k),
         "winnersResolution": SERVER_RESOLUTION,
-        "maxHeight": 440 if settings.get("present") else 560,
+        "maxHeight": 470 if settings.get("present") else 560,  # 1280×720: its legend above the fold
         "xlim": [float(xs[0]), float(xs[-1])],
         "ylim": [float(ys[0]), float(ys[-1])],
         "points": np.round(X, 6).ravel().tolist(),
@@ -260,8 +260,11 @@ def accuracy_chart(ks: np.ndarray, curves: dict[str, np.ndarray], best_k: int) -
     ]
     curve, domain = {"field": "curve", "type": "nominal"}, list(curves)
     low, high = accuracy_domain(curves)
-    title = "accuracy" if low == 0 else f"accuracy (axis from {low:.0%}, not 0)"
-    color = {**curve, "legend": {"orient": "bottom", "title": None}}
+    step = 0.05 if high - low <= 0.3 else 0.1 if high - low <= 0.6 else 0.2
+    first = np.ceil(low / step - 1e-9) * step  # ticks at multiples of the step, never past 100%
+    ticks = [round(float(v), 2) for v in np.arange(first, min(high, 1.0) + 1e-9, step)]
+    zoom = "" if low == 0 else f": the accuracy axis starts at {low:.0%}, not 0"
+    color = {**curve, "legend": {"orient": "top", "title": None}}
     lines = {
         "data": {"name": "curves"},
         "mark": {"type": "line", "point": True},
@@ -280,9 +283,9 @@ def accuracy_chart(ks: np.ndarray, curves: dict[str, np.ndarray], best_k: int) -
                 "scale": {"domain": [0, int(ks[-1])], "nice": False},
             },
             "y": {
-                "axis": {"format": "%"},
+                "axis": {"format": "%", "values": ticks},
                 "field": "accuracy",
-                "title": title,
+                "title": "accuracy",
                 "scale": {"domain": [low, high], "nice": False, "zero": False},
                 "type": "quantitative",
             },
@@ -294,9 +297,10 @@ def accuracy_chart(ks: np.ndarray, curves: dict[str, np.ndarray], best_k: int) -
         "encoding": {"x": {"field": "k", "type": "quantitative"}},
     }
     return {
+        "title": {"text": f"Accuracy against k{zoom}", "anchor": "start"},
         "config": {"view": {"continuousWidth": 300, "continuousHeight": 300}},
         "layer": [lines, best],
-        "height": 300,
+        "height": 380,
         "datasets": {"curves": rows, "best": [{"k": int(best_k)}]},
     }
 

@@ -18,6 +18,10 @@ from classic.knn import TIE_RULE, KNNClassifier, leave_one_out_accuracy, pairwis
 from classic.preprocessing import MinMaxScaler, StandardScaler
 from classic.viz.knn import K_CURVES, view_grid
 
+INTRO = (
+    "A point takes the majority label of the k training points nearest to it. Scrub k under the map: at "
+    "k = 1 the regions hug every point; as k grows they smooth out. Drag the ◆ query, or click to move it."
+)
 POST = "The post's two clusters"
 CLUSTERS = "Gaussian clusters around a circle"
 UNSCALED = "Weight and height (unscaled)"

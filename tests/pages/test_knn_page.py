@@ -426,7 +426,9 @@ def test_the_accuracy_axis_is_zoomed_to_the_curves_and_k_runs_to_100(data, point
     low, high = spec["layer"][0]["encoding"]["y"]["scale"]["domain"]
     assert 0.5 < low <= min(values) - 0.02 < min(values) - 0.02 + 0.05 + 1e-9 and high >= max(values)
     assert high - low <= 2 * (max(values) - min(values)) + 0.09  # zoomed: no more than twice the spread
-    assert spec["layer"][0]["encoding"]["y"]["title"] == f"accuracy (axis from {low:.0%}, not 0)"
+    assert spec["title"]["text"] == f"Accuracy against k: the accuracy axis starts at {low:.0%}, not 0"
+    ticks = spec["layer"][0]["encoding"]["y"]["axis"]["values"]
+    assert low <= ticks[0] < low + 0.1 and max(ticks) <= 1 < max(ticks) + 0.1  # none at 102%
     for curve in ("training", "held-out (30%)", "leave-one-out"):
         assert [r["k"] for r in rows if r["curve"] == curve] == list(range(1, last_k + 1))
 
