@@ -54,7 +54,7 @@ def pick_row() -> None:
         st.session_state["tree_row"] = int(picked[0]) + 1
 
 
-def table(rows: dict | object) -> None:
+def show_table(rows: dict | object) -> None:
     """A small table: HTML in presentation mode (the projector's font, long cells wrapped, never cut or
     scrolled sideways), else Streamlit's data grid."""
     (st.table if present.is_on() else st.dataframe)(rows, hide_index=True)
@@ -140,7 +140,7 @@ with tabs[shown]:
             with st.expander(
                 f"Split {step} worked by hand: every branch's term", expanded=len(worked.columns) <= 4
             ):
-                table(figures.split_terms(worked, base))
+                show_table(figures.split_terms(worked, base))
                 if name == lesson.HASKIDS:
                     st.markdown(lesson.slides_slip(X, y))
         if name == lesson.ARYA:  # the post's hand-drawn tree beside ID3's
@@ -178,10 +178,10 @@ with tabs[shown]:
         st.info(f"With {len(y)} rows there is nothing to hold out: choose the 1984 votes or 2-D points.")
     elif not lesson.slow_to_evaluate(X) or st.toggle(lesson.evaluate_label(X, seed), key="tree_run"):
         result = evaluate(X, y, names, params, fraction, seed)
-        table(lesson.evaluation_table(result, fraction))
+        show_table(lesson.evaluation_table(result, fraction))
         present.chart(st, figures.learning_curve_spec(result), alt="Accuracy against training rows")
         if name == VOTES:
-            table(lesson.claims_table(protocol(*whole[:2]), *whole))
+            show_table(lesson.claims_table(protocol(*whole[:2]), *whole))
             st.caption(lesson.ties_note(protocol(*whole[:2])))
 
 try_this("decision-tree", [Step(**step) for step in shared.tree_steps()])
