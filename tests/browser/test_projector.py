@@ -293,3 +293,40 @@ def test_set_up_this_view_shows_the_figure_with_its_question(server, projector, 
         page.screenshot(path=str(SCREENSHOTS / f"projector-try-{path}-{step}.png"))
         print(f"\n/{path} step {step}: {places}")
         assert _in_view(places), f"/{path} step {step}: question or figure out of view: {places}"
+
+
+def _radios_above_the_title(at) -> list[str]:
+    """The keys of the radios drawn before the page's title, in order."""
+
+    def walk(node):
+        for child in getattr(node, "children", {}).values():
+            yield child
+            yield from walk(child)
+
+    keys = []
+    for element in walk(at.main):
+        if element.type == "title":
+            return keys
+        if element.type == "radio":
+            keys.append(element.key)
+    raise AssertionError("the page has no title")
+
+
+def test_a_step_set_up_is_asked_above_the_page_until_closed():
+    """AppTest: after "Set up this view" the step's question is drawn before the page's title
+    (in app.py's slot), once; "Next step" asks the next; "Close" puts it back in the expander,
+    and the answer chosen is kept."""
+    from conftest import open_page
+
+    at = open_page("knn")
+    assert _radios_above_the_title(at) == []
+    at.button(key="knn_try_2_setup").click().run()
+    assert _radios_above_the_title(at) == ["knn_try_2"]
+    assert [r.key for r in at.radio].count("knn_try_2") == 1
+    answer = at.radio(key="knn_try_2").options[0]
+    at.radio(key="knn_try_2").set_value(answer).run()
+    at.button(key="knn_try_next").click().run()
+    assert _radios_above_the_title(at) == ["knn_try_3"]
+    at.button(key="knn_try_close").click().run()
+    assert _radios_above_the_title(at) == [] and not [b for b in at.button if b.key == "knn_try_close"]
+    assert at.radio(key="knn_try_2").value == answer
