@@ -11,7 +11,7 @@ from pathlib import Path
 import streamlit as st
 from threadpoolctl import threadpool_limits
 
-from pages._ui import lesson, present, shared, url
+from pages._ui import guard, lesson, present, shared, url
 
 # One BLAS/OpenMP thread per process, deliberately: on a 2-core server every session shares
 # the cores, and a 2-thread BLAS stalls under that contention (a 7 ms product became 48 ms; the
@@ -47,4 +47,5 @@ if __name__ == "__main__":  # Streamlit runs this file as the script of every pa
     # stops early calls it itself before st.stop).
     url.note_ignored_params()
 else:  # `streamlit run app.py` imports this file as the server: warm the lessons, then serve
+    guard.install()  # no clear_cache from a browser; a widget value Streamlit cannot read is none
     app = st.App(__file__, lifespan=shared.warm_start)

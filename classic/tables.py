@@ -43,8 +43,8 @@ MISSING = "?"
 
 # C0/C1 controls but tab and newline, zero-width and bidirectional marks, BOMs inside the text,
 # lone surrogates: characters a page cannot show as they are.
-_CONTROL = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ud800-\udfff]"
+CONTROL = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ud800-\udfff]"
 )
 
 
@@ -142,7 +142,7 @@ def _decode(data: bytes) -> str:
 
 def _check_controls(text: str, first_line: int = 1) -> None:
     """A ValueError naming the line of the first control character in ``text``, if any."""
-    found = _CONTROL.search(text)
+    found = CONTROL.search(text)
     if found:
         char = found.group()
         name = unicodedata.name(char, f"U+{ord(char):04X}")
@@ -230,6 +230,33 @@ def parse_csv(data: bytes) -> Table:
     return Table(header, np.array(values, dtype=str))
 
 
+COORDINATES = f"coordinates must be numbers from {-MAX_COORDINATE:,.0f} to {MAX_COORDINATE:,.0f}"
+
+
+def unusable_coordinates(X: np.ndarray) -> int | None:
+    """The index of the first point whose coordinates are not finite numbers within ±MAX_COORDINATE."""
+    X = np.asarray(X, dtype=np.float64)
+    X = X.reshape(len(X), -1) if X.size else X.reshape(0, 0)
+    with np.errstate(invalid="ignore"):
+        usable = np.isfinite(X).all(axis=1) & (np.abs(X) <= MAX_COORDINATE).all(axis=1)
+    return None if usable.all() else int(np.argmin(usable))
+
+
+def points_problem(X: np.ndarray, y: np.ndarray, n_classes: int, what: str = "table") -> str | None:
+    """Why labelled 2-D points that did not come from a file (a table, clicks) break a points file's
+    limits, in :func:`parse_points_csv`'s words (rows numbered from 1), or None when they do not."""
+    if len(X) > MAX_POINTS:
+        return f"the {what} has {len(X):,} points; the limit is {MAX_POINTS:,}"
+    bad = unusable_coordinates(X)
+    if bad is not None:
+        return f"row {bad + 1}: {COORDINATES}"
+    labels = np.asarray(y, dtype=np.float64)
+    wrong = ~np.isin(labels, np.arange(n_classes))
+    if wrong.any():
+        return f"row {int(np.argmax(wrong)) + 1}: the class must be a whole number from 0 to {n_classes - 1}"
+    return None
+
+
 def parse_points_csv(data: bytes, max_classes: int = 5) -> tuple[np.ndarray, np.ndarray]:
     """Read 2-D labelled points: ``X`` float64 of shape (n, 2) and ``y`` int labels ``0..C-1``.
 
@@ -274,12 +301,9 @@ def parse_points_csv(data: bytes, max_classes: int = 5) -> tuple[np.ndarray, np.
         raise ValueError(
             f"line {rows[bad][0]}: x1 and x2 must be numbers, got {table[bad, x_columns].tolist()}"
         ) from None
-    usable = np.isfinite(X).all(axis=1) & (np.abs(X) <= MAX_COORDINATE).all(axis=1)
-    if not usable.all():
-        raise ValueError(
-            f"line {rows[int(np.argmin(usable))][0]}: coordinates must be numbers from "
-            f"{-MAX_COORDINATE:,.0f} to {MAX_COORDINATE:,.0f}"
-        )
+    bad = unusable_coordinates(X)
+    if bad is not None:
+        raise ValueError(f"line {rows[bad][0]}: {COORDINATES}")
     classes, y = np.unique(table[:, label], return_inverse=True)
     if len(classes) > max_classes:
         raise ValueError(

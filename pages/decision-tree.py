@@ -113,7 +113,7 @@ if name == UPLOAD:
         st.error(f"The file {url.code_span(upload.name)} cannot be used: {url.code_span(error)}")
         url.stop()
 elif name == lesson.YOURS:  # click, edit, upload; the points travel in the link as tree_user_points
-    X, y, names = lesson.point_table(*points.user_points("tree_user", 2, datasets.xor(16, 0.15, 1)))
+    X, y, names = lesson.point_table(*points.user_points("tree_user", 2, datasets.xor(16, 0.15, 1), least=2))
     model, steps = grow((name, X.tobytes(), y.tobytes()), params, prune, fraction, seed, base, X, y, names)
 else:
     loaded = TABLES[name](seed) if name in lesson.POINT_TABLES else TABLES[name]()

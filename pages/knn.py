@@ -7,11 +7,11 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from classic.knn import METRICS, WEIGHTS, KNNClassifier, knn_textbook, metric_suits, minkowski_p, vote
 from classic.viz import knn as view
 from classic.viz import knn_lesson as lesson
-from pages._ui import present, shared, url
+from pages._ui import guard, present, shared, url
 from pages._ui.knn_tables import table_for
 from pages._ui.lesson import Step, compare_link, how_it_works, seed_input, try_this
 from pages._ui.players import component_player
-from pages._ui.points import user_points
+from pages._ui.points import add_point, user_points
 from pages._ui.shell import ensure_app_shell
 
 # Bounded caches shared by every session (the neighbour tables and accuracy: pages/_ui/shared.py).
@@ -25,13 +25,14 @@ def new_data() -> None:  # new data: the query starts again where lesson.start_q
     st.session_state.update(lesson.start_query(st.session_state.knn_data))
 
 
-def from_player() -> None:  # the player's k, a click or the end of a drag
-    ss = st.session_state
-    ss.knn_k, click = int(ss.knn_player.get("k") or ss.knn_k), ss.knn_player.get("click")
-    if click and ss.get("knn_add") and ss.knn_data == lesson.YOURS:
-        ss.knn_user_points = lesson.add_point(ss.knn_user_points, click, ss.knn_user_click_class)
+def from_player() -> None:  # the player's k, a click or the end of a drag: the browser's values, checked
+    ss, k = st.session_state, st.session_state.get("knn_k", 1)
+    ss.knn_k = guard.number(ss.knn_player.get("k") or k, 1, ss.get("knn_k_max", k), k, "k", True)
+    click = guard.point(ss.knn_player.get("click"), "a click on the map")
+    if click and ss.get("knn_add") and ss.get("knn_data") == lesson.YOURS:
+        ss.knn_user_points = add_point(ss.knn_user_points, click, ss.get("knn_user_click_class", 0))
     elif click:
-        ss.knn_qx, ss.knn_qy = round(click["x"], 2), round(click["y"], 2)
+        ss.knn_qx, ss.knn_qy = round(click[0], 2), round(click[1], 2)
 
 
 ensure_app_shell()

@@ -18,7 +18,7 @@ import streamlit as st
 
 from classic import digits
 from classic.viz import digits as view
-from pages._ui import url
+from pages._ui import guard, url
 
 PARAM = "digits_grid"
 _STATE = "_digits_link"  # {"grid": the link's grid or None, "cleared": whether it was cleared}
@@ -59,16 +59,21 @@ def drawing(size: int, pen: int, **canvas: object) -> digits.Drawing:
 
     link = read_link()
     start = link["grid"] if not link["cleared"] else None
-    shown = st_canvas(
-        stroke_width=pen,
-        height=size,
-        width=size,
-        initial_drawing=None if start is None else view.grid_drawing(start, size),
-        key="digits_canvas",
-        **canvas,
+    shown = guard.guarded_component(
+        lambda: st_canvas(
+            stroke_width=pen,
+            height=size,
+            width=size,
+            initial_drawing=None if start is None else view.grid_drawing(start, size),
+            key="digits_canvas",
+            **canvas,
+        ),
+        "the canvas",
     )
-    image = None if shown is None else shown.image_data
-    if image is not None and _only_squares(shown.json_data):
+    image, json_data, refused = guard.drawing(shown, size)  # size and type checked before decoding
+    if refused:
+        st.warning(refused)
+    if image is not None and _only_squares(json_data):
         image = None  # the reset canvas, or (just after the reset) its last value
         if start is not None:
             link["cleared"] = True

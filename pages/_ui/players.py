@@ -9,6 +9,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from pages._ui import guard
+
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 
 
@@ -66,12 +68,15 @@ def linked_frame(key: str, player: str, last: int, default: int, fit: bytes = b"
 def _heard(player: str, key: str) -> None:
     """A player reported the frame it rests on: keep it as ``key`` (the next run clamps it)."""
     sent = (st.session_state.get(player) or {}).get("frame")
-    try:
-        frame, count = int(sent["at"]), int(sent["n"])
-    except (TypeError, KeyError, ValueError):
+    if not isinstance(sent, dict):
         return
-    st.session_state[key] = frame
-    st.session_state[f"_{key}_heard"] = count
+    # The browser's values, checked (a console can send "abc", -5 or Infinity): linked_frame
+    # clamps the frame to the player's last one at the next run.
+    frame = guard.number(sent.get("at"), 0, 1e9, None, "the player's frame", whole=True)
+    count = guard.number(sent.get("n"), 0, 2**53, None, "the player's count", whole=True)
+    if frame is not None and count is not None:
+        st.session_state[key] = frame
+        st.session_state[f"_{key}_heard"] = count
 
 
 def frame_player(template: str, key: str, frame_key: str, data: dict, report: bool = True) -> None:

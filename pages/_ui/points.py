@@ -27,9 +27,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from classic.tables import MAX_COORDINATE, parse_points_csv
+from classic.tables import MAX_COORDINATE, parse_points_csv, points_problem
 from classic.viz import theme
-from pages._ui import url
+from pages._ui import guard, url
 from pages._ui.url import code_span, escape_markdown
 
 Points = tuple[np.ndarray, np.ndarray]
@@ -104,22 +104,58 @@ def chart_click(chart: str, selection: str) -> tuple[float, float] | None:
     return point
 
 
+def add_point(points: pd.DataFrame, click: tuple[float, float], c: int) -> pd.DataFrame:
+    """``points`` (x1, x2, class) with the clicked point (rounded as the link holds it) of class
+    ``c`` added, if it fits within a points file's limit (a note when it does not)."""
+    if not guard.room_for(len(points), "a click"):
+        return points
+    return pd.concat([points, _frame([click], [c])], ignore_index=True)
+
+
+def _refuse(key: str, why: str) -> None:
+    """Drop the table's edits (a new editor, keyed afresh, shows the points before them) and say why."""
+    st.session_state[f"_{key}_version"] = st.session_state.get(f"_{key}_version", 0) + 1
+    st.session_state[f"_{key}_refused"] = why
+    st.rerun()
+
+
 def points_editor(points_key: str, key: str, n_classes: int) -> Points:
     """The user's points (``st.session_state[points_key]``: x1, x2, class) as an editable table.
 
     Rows can be added, edited and deleted; incomplete rows are ignored. Returns (X, y).
+
+    The column limits bind only the browser: the server checks the edits too, the same limits as
+    a points file (``classic.tables.points_problem``), their count before Streamlit applies them.
+    Edits beyond a limit are dropped whole (the table shows the points before them), with a note.
     """
-    table = st.data_editor(
-        st.session_state[points_key],
-        num_rows="dynamic",
-        key=key,
-        column_config={
-            "x1": st.column_config.NumberColumn(min_value=-MAX_COORDINATE, max_value=MAX_COORDINATE),
-            "x2": st.column_config.NumberColumn(min_value=-MAX_COORDINATE, max_value=MAX_COORDINATE),
-            "class": st.column_config.NumberColumn(min_value=0, max_value=n_classes - 1, step=1),
-        },
-    ).dropna()
-    return table[["x1", "x2"]].to_numpy(float), table["class"].to_numpy(int)
+    base, refused = st.session_state[points_key], st.session_state.pop(f"_{key}_refused", None)
+    if refused:
+        st.warning(f"Your edits to the table were not used: {escape_markdown(refused)}.")
+    version = st.session_state.get(f"_{key}_version", 0)
+    widget = f"{key}_{version}" if version else key
+    if why := guard.table_edits(st.session_state.get(widget), len(base)):
+        _refuse(key, why)
+    table = guard.guarded_component(
+        lambda: st.data_editor(
+            base,
+            num_rows="dynamic",
+            key=widget,
+            column_config={
+                "x1": st.column_config.NumberColumn(min_value=-MAX_COORDINATE, max_value=MAX_COORDINATE),
+                "x2": st.column_config.NumberColumn(min_value=-MAX_COORDINATE, max_value=MAX_COORDINATE),
+                "class": st.column_config.NumberColumn(min_value=0, max_value=n_classes - 1, step=1),
+            },
+        ),
+        "the table",
+    )
+    try:
+        table = table[["x1", "x2", "class"]].dropna()
+        X, labels = table[["x1", "x2"]].to_numpy(float), table["class"].to_numpy(float)
+    except (TypeError, ValueError, KeyError):
+        _refuse(key, "the table's edits from the browser are not numbers")
+    if why := points_problem(X, labels, n_classes):
+        _refuse(key, why)
+    return X, labels.astype(np.int64)
 
 
 def _placing_chart(points: pd.DataFrame, names: Sequence[str], key: str) -> None:
@@ -205,22 +241,24 @@ def _upload(page: str, n_classes: int) -> None:
 
 
 def user_points(
-    page: str, n_classes: int, default: Points, class_names: Sequence[str] | None = None
+    page: str, n_classes: int, default: Points, class_names: Sequence[str] | None = None, least: int = 0
 ) -> Points:
     """Render the your-own-points widget and return the points (X float (n, 2), y int 0..n_classes−1).
 
     ``page`` prefixes every key (``{page}_points`` in the session and the link,
     ``{page}_place`` the chart, ``{page}_click_class`` the class chooser, ``{page}_undo``,
     ``{page}_clear``, ``{page}_editor``, ``{page}_upload``); ``default`` is shown on a first
-    visit without points in the link.
+    visit without points in the link. With fewer than ``least`` points the page stops after the
+    widget, with a note asking for more.
     """
     names = list(class_names) if class_names is not None else [f"class {c}" for c in range(n_classes)]
     state = f"{page}_points"
     _start(page, n_classes, default)
     click = chart_click(f"{page}_place", "spot")
     if click is not None:
-        added = _frame([click], [st.session_state.get(f"{page}_click_class", 0)])
-        st.session_state[state] = pd.concat([st.session_state[state], added], ignore_index=True)
+        st.session_state[state] = add_point(
+            st.session_state[state], click, st.session_state.get(f"{page}_click_class", 0)
+        )
     with st.container(border=True):
         chart_column, tools = st.columns([3, 2], vertical_alignment="center")
         with tools:
@@ -267,4 +305,7 @@ def user_points(
     else:
         st.query_params.pop(state, None)
         st.caption(f"More than {MAX_URL_POINTS} points: the link does not carry them (download the CSV).")
+    if len(X) < least:
+        st.warning(f"At least {least} points are needed: click on the chart to add some.")
+        url.stop()
     return X, y
