@@ -45,6 +45,8 @@ label[data-testid="stWidgetLabel"][disabled], label[data-testid="stWidgetLabel"]
 # - The sidebar is 300 px only while open: a fixed width on the collapsed one kept its
 #   300 px as a blank column beside the page.
 # - The main block loses Streamlit's 5rem side padding (100 px a side here): figures get it.
+# - The header folds to no height; its buttons (open the sidebar, the menu) hang from the top of
+#   the window instead of half above it, and the page keeps clear of the sidebar's button.
 CSS = """
 <style>
 html { font-size: 20px; }
@@ -68,6 +70,11 @@ html { font-size: 20px; }
 h1 { font-size: 1.6rem !important; padding-top: 0 !important; padding-bottom: 0.2rem !important; }
 h2, h3 { font-size: 1.25rem !important; }
 [data-testid="stSidebar"]:not([data-collapsed="true"]) { min-width: 300px; max-width: 300px; }
+[data-testid="stToolbar"] { align-items: flex-start; }
+[data-testid="stSidebar"][data-collapsed="true"] ~ * [data-testid="stMainBlockContainer"],
+[data-testid="stSidebar"][data-collapsed="true"] ~ [data-testid="stMain"] [data-testid="stMainBlockContainer"] {
+  padding-left: 3.5rem;
+}
 </style>
 """
 

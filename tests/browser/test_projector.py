@@ -190,7 +190,8 @@ def test_metric_value_is_not_smaller_than_in_normal_mode(server, projector):
 
 @pytest.mark.browser
 def test_a_collapsed_sidebar_gives_its_width_to_the_page(server, projector):
-    """Collapsed, the sidebar leaves no blank column: the main block starts at the window's edge."""
+    """Collapsed, the sidebar leaves no blank column: the main block starts at the window's edge,
+    and the button that brings it back is on screen."""
     page = projector
     open_presenting(page, server, "perceptron")
     sidebar = page.locator('[data-testid="stSidebar"]')
@@ -204,6 +205,15 @@ def test_a_collapsed_sidebar_gives_its_width_to_the_page(server, projector):
     screenshot(page, "projector-sidebar-collapsed")
     print(f"\ncollapsed sidebar: the main area is {main['width']:.0f} px wide from x = {main['x']:.0f}")
     assert main["x"] <= 1 and main["width"] >= WIDTH - 20, main
+    # The button that opens it again is whole on screen, clear of the title, and opens it.
+    reopen = page.locator('[data-testid="stExpandSidebarButton"]').bounding_box()
+    title = page.locator('[data-testid="stMain"] h1').bounding_box()
+    print(f"the button to open it: {reopen}; the title starts at x = {title['x']:.0f}")
+    assert reopen["y"] >= 0 and reopen["x"] + reopen["width"] <= title["x"], (reopen, title)
+    page.locator('[data-testid="stExpandSidebarButton"]').click()
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=\"stSidebar\"]').dataset.collapsed === 'false'"
+    )
 
 
 def test_pages_are_derived_from_the_app():
