@@ -112,3 +112,33 @@ def test_the_remaining_data_sets_draw_their_three_panels(server, browser_page):
         assert page.get_by_text(re.compile(r"fit \d")).count() == 3
         assert_no_exception_box(page)
         screenshot(page, f"compare-{slug}")
+
+
+def test_on_a_projector_the_panels_are_large_readable_and_keyed_above(server, browser_page):
+    """Issue 26, items 11 and 12 on /compare at 1280×720 presentation: each panel's plot at least
+    230 px a side (they were 170 × 188: axis titles took a quarter of a third of the width), every
+    label at least 18 px, the key (classes, filled/open, axes) above the panels, nothing wider
+    than the window; and at 1440×900 the panels are as large."""
+    page = browser_page
+    on_projector(page, server, "")
+    shown = panels(page)
+    key = page.get_by_text("filled: trained on · open: held out").bounding_box()
+    for chart in shown:
+        plot = chart.locator("svg image").bounding_box()  # the regions image fills the plot
+        assert plot["width"] >= 230 and plot["height"] >= 230, plot
+        assert plot["y"] + plot["height"] <= 720 and key["y"] + key["height"] <= plot["y"]
+    sizes = page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"] svg text')]
+            .filter((t) => t.textContent.trim()).map((t) => parseFloat(getComputedStyle(t).fontSize))"""
+    )
+    assert len(sizes) > 15 and min(sizes) >= 18
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    page.screenshot(path=str(screenshot(page, "compare-present-720p-default")), full_page=False)
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.goto(f"{server}/compare")
+    wait_for_app(page)
+    for chart in panels(page):
+        plot = chart.locator("svg image").bounding_box()
+        assert plot["width"] >= 240 and plot["height"] >= 230 and plot["y"] + plot["height"] <= 900, plot
+    assert_no_exception_box(page)
+    page.screenshot(path=str(screenshot(page, "compare-1440x900")), full_page=False)

@@ -224,3 +224,87 @@ def test_how_it_works_opens_with_the_code_and_formulae(server, browser_page):
     page.locator(".katex").first.wait_for()
     wait_for_app(page)
     assert_no_exception_box(page)
+
+
+# Every figure's text (Vega-Lite draws SVG here), every table cell, and the sizes a projector needs.
+READABLE = """(root) => {
+  const px = (e) => parseFloat(getComputedStyle(e).fontSize);
+  const texts = [...root.querySelectorAll('[data-testid="stVegaLiteChart"] svg text')].filter((t) => t.textContent.trim());
+  const cells = [...root.querySelectorAll('[data-testid="stTable"] td, [data-testid="stTable"] th')];
+  const metrics = [...root.querySelectorAll('[data-testid="stMetricValue"]')];
+  const wide = [...root.querySelectorAll('[data-testid="stVegaLiteChart"], [data-testid="stTable"]')]
+    .filter((e) => e.scrollWidth > e.clientWidth + 1).length;
+  return {
+    texts: texts.length, smallestText: Math.min(...texts.map(px)),
+    cells: cells.length, smallestCell: Math.min(...cells.map(px)),
+    metrics: metrics.map(px), arrows: root.querySelectorAll('[data-testid="stMetricDelta"] svg').length,
+    wide, sideways: document.documentElement.scrollWidth > window.innerWidth,
+  };
+}"""
+
+
+def readable(page) -> dict:
+    return page.locator('[data-testid="stMain"]').evaluate(READABLE)
+
+
+def open_tab(page, name: str) -> None:
+    """Open a tab of the page's lower half and wait for its chart."""
+    page.get_by_role("tab", name=name).click()
+    wait_for_app(page)
+    tab = page.locator('[data-testid="stTabPanel"]:not([data-st-inactive])')
+    tab.locator('[data-testid="stVegaLiteChart"] svg').first.wait_for(timeout=60_000)
+    tab.scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
+
+
+def test_presentation_mode_at_720p_is_readable_in_both_tabs(server, browser_page):
+    """Issue 26, items 11 and 12 on /knn at 1280×720 with ?present=1: the headline numbers at
+    least 32 px, every chart label and table cell at least 18 px (axis labels followed presentation
+    mode only if the page drew through present.chart), nothing wider than its place, and the
+    player's status and legend above the fold."""
+    page = browser_page
+    page.set_viewport_size({"width": 1280, "height": 720})
+    open_knn(page, server, "?present=1&knn_data=Moons&knn_points=200")
+    for part in ("canvas", ".status", ".legend"):
+        box = page.locator(f"{PLAYER} {part}").bounding_box()
+        assert box["y"] + box["height"] <= 720, (part, box)
+    column = page.locator(PLAYER).evaluate("(root) => root.getRootNode().host.getBoundingClientRect().width")
+    assert (
+        page.locator(f"{PLAYER} canvas").bounding_box()["width"] >= 0.9 * column
+    )  # the map takes its column
+    page.screenshot(path=str(screenshot(page, "knn-present-720p-map")), full_page=False)
+    for tab, shot in (
+        ("Accuracy against k", "knn-present-720p-accuracy"),
+        ("k-d tree", "knn-present-720p-kdtree"),
+    ):
+        open_tab(page, tab)
+        seen = readable(page)
+        print(tab, seen)
+        assert seen["texts"] > 10 and seen["smallestText"] >= 18, seen
+        assert seen["cells"] > 3 and seen["smallestCell"] >= 18, seen
+        assert min(seen["metrics"]) >= 32, seen
+        assert seen["arrows"] == 0 and seen["wide"] == 0 and not seen["sideways"], seen
+        page.screenshot(path=str(screenshot(page, shot)), full_page=False)
+    assert_no_exception_box(page)
+
+
+def test_at_1440x900_the_map_fills_its_column_and_the_k_d_tree_shows_its_search(server, browser_page):
+    page = browser_page
+    page.set_viewport_size({"width": 1440, "height": 900})
+    open_knn(page, server)
+    column = page.locator(PLAYER).evaluate("(root) => root.getRootNode().host.getBoundingClientRect().width")
+    assert page.locator(f"{PLAYER} canvas").bounding_box()["width"] >= 0.9 * column
+    legend = page.locator(f"{PLAYER} .legend").bounding_box()
+    assert legend["y"] + legend["height"] <= 900
+    page.screenshot(path=str(screenshot(page, "knn-1440x900")), full_page=False)
+    open_tab(page, "k-d tree")
+    tab = page.locator('[data-testid="stTabPanel"]:not([data-st-inactive])')
+    assert tab.get_by_text("never entered").count() == 1
+    assert tab.locator('[data-testid="stMetricDelta"]').count() == 0  # was "↑ brute force: 100"
+    rows = tab.locator('[data-testid="stTable"] tbody tr')
+    assert rows.count() > 5 and tab.locator("td", has_text="pruned").count() >= 1
+    page.screenshot(path=str(screenshot(page, "knn-1440x900-kdtree")), full_page=False)
+    open_tab(page, "Accuracy against k")
+    assert page.get_by_text("the accuracy axis starts at").count() == 1
+    page.screenshot(path=str(screenshot(page, "knn-1440x900-accuracy")), full_page=False)
+    assert_no_exception_box(page)
