@@ -4,8 +4,10 @@ For each page of ``app.py`` at ``?present=1``: the font size on screen of the he
 (≥ 32 px), of the smallest table cell (≥ 18 px) and of the smallest axis label (≥ 18 px), and
 nothing that scrolls sideways or is cut off. Text drawn inside the players' shadow roots counts
 like the page's own. Each page's screenshot is saved (``projector-<page>.png``) and its numbers
-printed, for the closing note. Then: a collapsed sidebar gives its width to the page, and
-"Set up this view" in "Try this" shows the figure it changes with its question beside it.
+printed, for the closing note. Every tab of every page is held to the same tables, labels and
+sideways rule. Then: a collapsed sidebar gives its width to the page, and "Set up this view" in
+"Try this" shows the figure it changes with its question above it. Two AppTest tests without a
+browser: present.table, and where a step set up is asked.
 """
 
 from __future__ import annotations
