@@ -160,7 +160,7 @@ with tabs[shown]:
         spec, alt = figures.regions_spec(model, X, y, row - 1, present_on), lesson.REGIONS_ALT
         present.chart(chart, spec, key="tree_regions", on_select=pick_row, selection_mode="pick", alt=alt)
         with tree:
-            view = figures.player_data(model, splits, present_on, X[row - 1], steps)
+            view = figures.player_data(model, splits, present_on, X[row - 1], steps, tables=False)
             frame_player("tree_player.html", "tree_whole", "tree_step", view, report=False)
         st.caption(lesson.summary(model, X, y, row, url.code_span) + " Click a point to follow it.")
     elif shown == "Data & rules":

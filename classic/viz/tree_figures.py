@@ -282,12 +282,14 @@ def player_data(
     present: bool = False,
     path: Sequence[Any] | None = None,
     steps: list[dict] | None = None,
+    tables: bool = True,
 ) -> dict:
     """Everything the step player draws, as JSON: the tree's nodes, every split, the theme.
 
     ``start`` is the frame shown first (the number of splits made); ``present`` enlarges the
     text for a projector; ``path`` is a record whose path through the tree is outlined;
-    ``steps`` is ``player_steps(model)`` when already at hand (it is the costly part).
+    ``steps`` is ``player_steps(model)`` when already at hand (it is the costly part);
+    ``tables=False`` leaves out the score tables (a view of the tree beside another figure).
     """
     steps = player_steps(model) if steps is None else steps
     classes = [str(c) for c in model.classes_]
@@ -299,6 +301,7 @@ def player_data(
         "note": size_note(model),
         "path": [] if path is None else [int(node.id) for node in model.decision_path(path)],
         "present": bool(present),
+        "tables": bool(tables),
         "font": 18 if present else 14,
         "height": 330 if present else 420,
         "theme": {
@@ -372,6 +375,7 @@ def regions_spec(model: Any, X: np.ndarray, y: np.ndarray, row: int, present: bo
         for i, (a, b, c) in enumerate(zip(X[:, 0], X[:, 1], y, strict=True))
     ]
     size = 22 if present else 14
+    legend = {"orient": "top", "title": None}  # above the plot: the plot keeps the column's width
     x = {
         "field": "x",
         "type": "quantitative",
@@ -390,6 +394,8 @@ def regions_spec(model: Any, X: np.ndarray, y: np.ndarray, row: int, present: bo
             "axis": {"labelFontSize": size * 0.8, "titleFontSize": size},
             "legend": {"labelFontSize": size * 0.8, "titleFontSize": size * 0.8},
         },
+        # The boxes' light fills and the points' colours are two scales: shared, the boxes' (no legend) won.
+        "resolve": {"scale": {"fill": "independent"}},
         "layer": [
             {
                 "data": {
@@ -427,11 +433,12 @@ def regions_spec(model: Any, X: np.ndarray, y: np.ndarray, row: int, present: bo
                 "encoding": {
                     "x": {"field": "x1", "type": "quantitative"},
                     "y": {"field": "x2", "type": "quantitative"},
-                    "color": {"field": "label", "type": "nominal", "scale": color, "title": "class"},
+                    "color": {"field": "label", "type": "nominal", "scale": color, "legend": legend},
                     "shape": {
                         "field": "label",
                         "type": "nominal",
                         "scale": {"domain": classes, "range": VEGA_SHAPES[: len(classes)]},
+                        "legend": legend,
                     },
                     "stroke": {
                         "condition": {"test": "datum.picked", "value": theme.ACCENT},

@@ -333,3 +333,25 @@ def test_presentation_mode_shows_the_votes_claims_whole_at_18px(server, browser_
     assert claims.evaluate("(t) => t.scrollWidth <= t.clientWidth + 1")  # no sideways scrolling
     assert_no_exception_box(page)
     page.screenshot(path=str(screenshot(page, "decision-tree-claims-present-720p")), full_page=False)
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1440, 900)])
+def test_2d_regions_take_their_column_with_the_legend_above_the_fold(server, browser_page, size):
+    """The regions' legend sat right of the plot, beyond its column: cut off, never seen."""
+    page = browser_page
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    params = {"tree_data": "Moons (2-D points)", "tree_tab": "Regions"}
+    open_link(page, server, {**params, "present": "true"} if size[0] == 1280 else params)
+    chart = page.locator('[data-testid="stVegaLiteChart"]').first
+    chart.locator(".role-legend").first.wait_for()
+    column = page.locator('[data-testid="stColumn"]', has=chart).first.bounding_box()
+    legend = chart.locator(".role-legend").first.bounding_box()
+    drawn = chart.locator("svg").first.bounding_box()
+    assert legend["y"] + legend["height"] <= size[1] and legend["width"] > 0  # above the fold
+    assert column["x"] <= legend["x"] and legend["x"] + legend["width"] <= column["x"] + column["width"] + 1
+    assert drawn["width"] >= 0.9 * column["width"]  # the figure takes the free width
+    assert chart.locator(".role-legend").first.text_content().count("class") == 2
+    table = player(page).locator("#tables")
+    assert not table.is_visible()  # beside the regions the player shows the tree, not its score tables
+    assert_no_exception_box(page)
+    page.screenshot(path=str(screenshot(page, f"decision-tree-regions-legend-{size[0]}")), full_page=False)
