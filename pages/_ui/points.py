@@ -30,6 +30,7 @@ import streamlit as st
 from classic.tables import MAX_COORDINATE, parse_points_csv, points_problem
 from classic.viz import theme
 from pages._ui import guard, url
+from pages._ui.downloads import table_csv
 from pages._ui.url import code_span, escape_markdown
 
 Points = tuple[np.ndarray, np.ndarray]
@@ -295,7 +296,7 @@ def user_points(
             X, y = X.round(DECIMALS), y
             st.download_button(
                 "Download these points (CSV)",
-                _frame(X, y).rename(columns={"class": "label"}).to_csv(index=False).encode(),
+                table_csv(_frame(X, y).rename(columns={"class": "label"})),
                 file_name=f"{page}-points.csv",
                 mime="text/csv",
                 key=f"{page}_points_download",

@@ -28,6 +28,8 @@ from typing import Any
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
+from classic.tables import CONTROL
+
 _AT_START = "_url_params_at_start"
 _BEFORE_APP = "_url_params_before_app"
 _SLOT = "_url_note_slot"
@@ -40,9 +42,17 @@ SHOWN_NOTES = 5
 _PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
 
 
+def visible(text: object) -> str:
+    """``text`` with each control, bidirectional or invisible formatting character written as its
+    code point (``⟨U+202E⟩``): a link's RIGHT-TO-LEFT OVERRIDE (U+202E) would otherwise reorder the
+    note it is echoed in, so that ``knn_k=<U+202E>8=k gnisu ;`` read "ignored knn_k=; using k=8"."""
+    return CONTROL.sub(lambda found: f"⟨U+{ord(found.group()):04X}⟩", str(text))
+
+
 def escape_markdown(text: str) -> str:
-    """``text`` as literal characters in any Streamlit Markdown element (newlines become spaces)."""
-    return _PUNCTUATION.sub(r"\\\1", " ".join(str(text).split()))
+    """``text`` as literal characters in any Streamlit Markdown element (newlines become spaces;
+    control and bidirectional characters shown as their code points, see ``visible``)."""
+    return _PUNCTUATION.sub(r"\\\1", " ".join(visible(text).split()))
 
 
 def code_span(text: str) -> str:
@@ -50,7 +60,7 @@ def code_span(text: str) -> str:
 
     The fence is one backtick longer than the longest run of backticks inside (CommonMark).
     """
-    text = " ".join(str(text).split())
+    text = " ".join(visible(text).split())
     fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{fence}{pad}{text}{pad}{fence}"
