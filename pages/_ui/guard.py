@@ -172,10 +172,33 @@ def drawing(result: Any, canvas_px: int = MAX_CANVAS_PX) -> tuple[np.ndarray | N
     return np.asarray(image), json, ""
 
 
+# The settings a public deployment needs (.streamlit/config.toml has them; README, "Run it").
+SAFE_SETTINGS = {
+    "server.maxUploadSize": (lambda v: v <= 1, "at most 1 (MB): uploads are CSV files of 1 MB at most"),
+    "server.maxWidgetStateSize": (lambda v: v <= 4, "at most 4 (MB) a message from a browser"),
+    "server.enableXsrfProtection": (lambda v: v is True, "true"),
+    "client.showErrorDetails": (lambda v: v in ("type", "none", False), '"type" (no tracebacks shown)'),
+}
+
+
+def deployment_problems() -> list[str]:
+    """The settings of this server that a public deployment must change, each with what it needs."""
+    from streamlit import config
+
+    return [
+        f"{name} = {config.get_option(name)!r}; it should be {want}"
+        for name, (ok, want) in SAFE_SETTINGS.items()
+        if not ok(config.get_option(name))
+    ]
+
+
 def install() -> None:
-    """The server's own guards (app.py calls it when the server starts): see the two below."""
+    """The server's own guards (app.py calls it when the server starts): see the two below; and a
+    warning in the server's log for each setting a public deployment must change."""
     refuse_cache_clear()
     unreadable_widget_states_are_absent()
+    for problem in deployment_problems():
+        _LOG.warning("Not safe for a public deployment: %s (see .streamlit/config.toml)", problem)
 
 
 def unreadable_widget_states_are_absent() -> None:
