@@ -167,10 +167,13 @@ _SCROLL_JS = """<script data-run="RUN">
   place();
 })();
 </script>"""
-# The step stays at the top of the window (under Streamlit's header, which presentation mode
-# folds away) while the page scrolls beneath it.
+# The step stays at the top of the window while the page scrolls beneath it: under Streamlit's
+# header, or, presenting, where the header is folded away, clear of the menu button hanging from
+# the window's top right corner.
 _STICKY_CSS = """<style>
-[data-testid="stLayoutWrapper"]:has(> .st-key-try_slot) {{ position: sticky; top: {top}; z-index: 100; background: {paper}; padding-bottom: 0.3rem; }}
+[data-testid="stLayoutWrapper"]:has(> .st-key-try_slot) {{
+  position: sticky; top: {top}; z-index: 100; background: {paper}; padding: 0 {right} 0.3rem 0;
+}}
 .st-key-try_step {{ padding: 0.5rem 1rem; gap: 0.4rem; }}
 </style>"""
 
@@ -214,7 +217,8 @@ def _ask_at_the_top(page: str, steps: Sequence[Step], i: int, answers: dict) -> 
                 "Close", key=f"{page}_try_close", on_click=_close, args=(page,), icon=":material/close:"
             )
         _ask(page, i, steps[i - 1], answers, horizontal=True)
-    st.html(_STICKY_CSS.format(top="0" if present.is_on() else "3.75rem", paper=PAPER))
+    top, right = ("0", "1.5rem") if present.is_on() else ("3.75rem", "0")
+    st.html(_STICKY_CSS.format(top=top, right=right, paper=PAPER))
     scroll = st.session_state.pop(_SCROLL, None)
     if scroll is not None:  # in the sidebar's foot, where its empty line takes no room from the page
         script = _SCROLL_JS.replace("RUN", str(scroll)).replace("FIGURE", repr(_FIGURE))

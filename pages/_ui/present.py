@@ -41,7 +41,8 @@ label[data-testid="stWidgetLabel"][disabled], label[data-testid="stWidgetLabel"]
 # Presentation mode, at 1280×720. The root font is 20 px, so 1rem = 20 px and 0.9rem = 18 px.
 # - Paragraph text is 1rem, except a metric's value: Streamlit draws it as markdown, and a rule
 #   for every paragraph would shrink the headline number to body size (45 px → 20 px).
-# - Tables (st.table, markdown tables) wrap their cells rather than scroll sideways.
+# - Tables (st.table, markdown tables) wrap their cells rather than scroll sideways, and so do
+#   a metric's label, value and note (Streamlit cuts them short with "…").
 # - The sidebar is 300 px only while open: a fixed width on the collapsed one kept its
 #   300 px as a blank column beside the page.
 # - The main block loses Streamlit's 5rem side padding (100 px a side here): figures get it.
@@ -60,6 +61,9 @@ html { font-size: 20px; }
   font-size: 2.25rem; line-height: 1.2;
 }
 [data-testid="stMetricLabel"] [data-testid="stMarkdownContainer"] p { font-size: 1rem; }
+[data-testid="stMetric"] .stMarkdownEllipsis, [data-testid="stMetric"] .stMarkdownEllipsis p {
+  white-space: normal; overflow: visible; text-overflow: clip;
+}
 [data-testid="stTable"] table, [data-testid="stMarkdownContainer"] table { font-size: 0.9rem; }
 [data-testid="stTable"] th, [data-testid="stTable"] td,
 [data-testid="stMarkdownContainer"] th, [data-testid="stMarkdownContainer"] td {

@@ -78,8 +78,11 @@ MEASURE_JS = """() => {
   for (const el of all) {
     if (!within(el, n => n === main) || !shown(el)) continue;
     const overflow = getComputedStyle(el).overflowX, name = el.dataset && el.dataset.testid || el.tagName.toLowerCase();
-    if (overflow !== 'visible' && el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0)
-      sideways.push(`${name} (${el.textContent.trim().slice(0, 30)}) ${overflow === 'hidden' || overflow === 'clip' ? 'clips' : 'scrolls'} ${el.scrollWidth} px in ${el.clientWidth} px`);
+    const clips = overflow === 'hidden' || overflow === 'clip';
+    // What is cut is text; a visually hidden input (1 px) is hidden on purpose.
+    const text = el.textContent.trim(), hidden = clips && (!text || el.clientWidth <= 2);
+    if (overflow !== 'visible' && !hidden && el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0)
+      sideways.push(`${name} (${text.slice(0, 30)}) ${clips ? 'clips' : 'scrolls'} ${el.scrollWidth} px in ${el.clientWidth} px`);
     if (el.tagName === 'TABLE') {
       const box = within(up(el), n => n.dataset && /^st(Table|Markdown|VerticalBlock|Column)/.test(n.dataset.testid || '')) || up(el);
       const over = el.getBoundingClientRect().right - box.getBoundingClientRect().right;
@@ -305,6 +308,8 @@ def test_set_up_this_view_shows_the_figure_with_its_question(server, projector, 
         page.screenshot(path=str(SCREENSHOTS / f"projector-try-{path}-{step}.png"))
         print(f"\n/{path} step {step}: {places}")
         assert _in_view(places), f"/{path} step {step}: question or figure out of view: {places}"
+        sideways = page.evaluate(MEASURE_JS)["sideways"]
+        assert not sideways, f"/{path} step {step}: {sideways}"
 
 
 def _radios_above_the_title(at) -> list[str]:
