@@ -12,30 +12,18 @@ browser: present.table, and where a step set up is asked.
 
 from __future__ import annotations
 
-import ast
 import re
-from pathlib import Path
 
 import pytest
 import test_classroom
-from conftest import ROOT, SCREENSHOTS, screenshot, wait_for_app
+from conftest import SCREENSHOTS, screenshot, wait_for_app
 from test_classroom import draw_a_digit, open_presenting
 
 WIDTH, HEIGHT = 1280, 720
 HEADLINE, LABEL = 32, 18
 
 
-def app_pages() -> list[str]:
-    """Each page's address in ``app.py``'s navigation ("" for the default page), in order."""
-    pages = []
-    for node in ast.walk(ast.parse(Path(ROOT / "app.py").read_text())):
-        if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "Page":
-            words = {word.arg: ast.literal_eval(word.value) for word in node.keywords}
-            pages.append("" if words.get("default") else words.get("url_path", Path(node.args[0].value).stem))
-    return pages
-
-
-PAGES = app_pages()
+PAGES = test_classroom.PAGES
 
 # Every element of the page, the players' shadow roots included, and what the brief measures:
 # - headline: the page's key number on the first screen: an st.metric's value, else the largest
