@@ -1,12 +1,16 @@
 """What the perceptron lesson shows beside the estimator: the textbook loop and the experiments.
 
-- ``perceptron_textbook``: the loop as a textbook writes it, one point at a time; the page prints
-  it, and ``Perceptron.fit`` makes the same updates in the same order (a test checks it).
+- ``perceptron_textbook`` and ``classes_textbook``: the loop as a textbook writes it, one point at
+  a time, for two classes and for k ≥ 3; the page prints them, and ``Perceptron.fit`` makes the
+  same updates in the same order (a test checks it). ``FORMULAS`` and ``HOW``: "How it works",
+  the k-class rule beside scikit-learn's one-vs-rest.
 - ``best_line_accuracy``: the best training accuracy any line reaches on 2-D points, found
   exactly by trying every ordering of the points' projections a direction can make (what the
   pocket is measured against on XOR).
 - ``updates_against_size``: Novikoff's bound (R/γ)² against the updates actually made, on
   ``separated_band`` sets of 25 to 2500 points with the same radius and margin.
+- ``DATA``: the page's data menu, two classes and three (``three_in_a_row``: no linear machine
+  separates it).
 - ``generalisation_runs``: the post's experiment (train on 25 points, test on 1000) over many
   seeds, each run to convergence as the post's loop is.
 - ``novikoff_figures``: R, γ and (R/γ)² printed so that the bound recomputes from what is shown.
@@ -45,6 +49,103 @@ def perceptron_textbook(X: np.ndarray, y: np.ndarray, max_epochs: int = 100) -> 
         if not made_a_mistake:
             break
     return history
+
+
+def three_in_a_row() -> tuple[np.ndarray, np.ndarray]:
+    """Three classes in a row of four columns, the first class at both ends (8 points).
+
+    No linear machine separates them: a class's region, where its score beats every other, is
+    an intersection of half-planes, hence convex, and a convex region holding both ends holds
+    the middle columns too. No two lines, drawn any way, give each class its own side.
+    """
+    X = np.array([[x, h] for x in (-1.5, -0.5, 0.5, 1.5) for h in (-0.5, 0.5)])
+    return X, np.repeat([0, 1, 2, 0], 2)
+
+
+# The page's data menu: name → points for a seed (None: the user's own, placed by clicking).
+YOURS = "Your points (click to place)"
+DATA = {
+    "Linearly separable (25 points, true line y = 1 − x)": lambda seed: datasets.linearly_separable(25, seed),
+    "XOR (the four corners)": lambda seed: datasets.xor(4),
+    "XOR (noisy clusters)": lambda seed: datasets.xor(40, 0.12, seed),
+    "Gaussian clusters": lambda seed: datasets.gaussian_clusters(20, ((-1.5, -1.5), (1.5, 1.5)), 1.0, seed),
+    "Three clusters (3 classes)": lambda seed: datasets.gaussian_clusters(
+        15, ((-2.0, -1.0), (2.0, -1.0), (0.0, 2.0)), 0.8, seed
+    ),
+    "Three classes in a row (the first at both ends)": lambda seed: three_in_a_row(),
+    YOURS: None,
+}
+
+
+def classes_textbook(X: np.ndarray, y: np.ndarray, max_epochs: int = 100) -> list[Update]:
+    """The perceptron for k ≥ 3 classes as a textbook writes it: one (w_c, b_c) per class.
+
+    A point is a mistake unless its own class scores strictly highest; then its class's vector
+    gains it and the highest-scoring other class's vector loses it (η = 1, no shuffle). This is
+    the code the page shows; ``Perceptron.fit`` makes the same updates (a test checks it).
+    """
+    X = np.asarray(X, dtype=np.float64)
+    classes, codes = np.unique(y, return_inverse=True)
+    w, b = np.zeros((len(classes), X.shape[1])), np.zeros(len(classes))
+    history = []
+    for epoch in range(max_epochs):
+        made_a_mistake = False
+        for i in range(len(X)):
+            scores = w @ X[i] + b
+            true = codes[i]
+            others = np.where(np.arange(len(classes)) == true, -np.inf, scores)
+            predicted = int(np.argmax(others))
+            if scores[true] <= others[predicted]:
+                w[true] += X[i]
+                b[true] += 1
+                w[predicted] -= X[i]
+                b[predicted] -= 1
+                history.append(Update(epoch, i, w.copy(), b.copy(), int(true), predicted))
+                made_a_mistake = True
+        if not made_a_mistake:
+            break
+    return history
+
+
+# "How it works": the two-class rule and Novikoff's bound, then the k-class rule beside
+# scikit-learn's Perceptron, which for k ≥ 3 classes is one-vs-rest.
+FORMULAS = [
+    r"\text{if } y_i\,(w\cdot x_i + b) \le 0:\ w \leftarrow w + \eta\, y_i x_i,\ b \leftarrow b + \eta\, y_i",
+    r"\#\text{updates} \le \left(R/\gamma\right)^2 \quad\text{(Novikoff)}",
+    r"\text{this page, } k \ge 3:\ p = \arg\max_{c \ne y_i} (w_c\cdot x_i + b_c);\ \text{if } "
+    r"w_{y_i}\cdot x_i + b_{y_i} \le w_p\cdot x_i + b_p:\ w_{y_i} \mathrel{+}= \eta x_i,\ "
+    r"w_p \mathrel{-}= \eta x_i",
+    r"\text{scikit-learn, one-vs-rest: for each } c,\ y^{(c)}_i = \pm 1\ (y_i = c \text{ or not});\ "
+    r"\text{if } y^{(c)}_i (w_c\cdot x_i + b_c) \le 0:\ w_c \mathrel{+}= \eta\, y^{(c)}_i x_i",
+]
+HOW = (
+    "The page runs `Perceptron.fit`, which makes exactly the updates of the loops below in the same order "
+    "(a test checks it) but finds the next mistake with one vectorised scan, and proves a cycle when the same "
+    "weights come back after an update at the same position of a pass: the order is fixed, so everything "
+    "after it repeats.\n\n"
+    "**With three or more classes** this page's perceptron keeps one vector per class and trains them "
+    "*together*: a point is a mistake unless its own class scores highest, and each mistake moves two "
+    "vectors (the third formula, `classes_textbook` below). **scikit-learn's `Perceptron`** is *one-vs-rest* "
+    "(the fourth formula): it trains k separate two-class perceptrons, each class against all the others, "
+    "each with its own mistakes, and predicts the class whose score is highest. Both predict arg max_c "
+    "(w_c·x + b_c); they learn the w_c differently."
+)
+SIZE_CLAIMS = (
+    "**The post** says the mistakes grow with the *volume* the training points enclose. **Novikoff's "
+    "theorem** bounds them by (R/γ)², with R = max ‖(x, 1)‖ (the bias is a weight on a constant 1, so R "
+    "is the largest distance of (x₁, x₂, 1) from the origin) and γ the margin in that space; the number "
+    "of points does not enter."
+)
+
+
+def dual_caption(n_classes: int) -> str:
+    """What the dual view's αᵢ add up to, for two classes or more."""
+    if n_classes == 2:
+        return "The dual form: w = Σ αᵢ yᵢ xᵢ, where αᵢ counts the updates point i caused."
+    return (
+        "The dual form: each class's w_c = Σᵢ (times xᵢ was added to c − times it was taken from c)·xᵢ; "
+        "αᵢ counts the updates point i caused, each of which moved two classes' vectors."
+    )
 
 
 MAX_BEST_LINE_POINTS = 100

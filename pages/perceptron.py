@@ -17,15 +17,6 @@ from pages._ui.shell import ensure_app_shell
 
 ensure_app_shell()
 
-YOURS = "Your points (click to place)"
-DATA = {
-    "Linearly separable (25 points, true line y = 1 − x)": lambda seed: datasets.linearly_separable(25, seed),
-    "XOR (the four corners)": lambda seed: datasets.xor(4),
-    "XOR (noisy clusters)": lambda seed: datasets.xor(40, 0.12, seed),
-    "Gaussian clusters": lambda seed: datasets.gaussian_clusters(20, ((-1.5, -1.5), (1.5, 1.5)), 1.0, seed),
-    YOURS: None,
-}
-NAMES = ["class 0", "class 1"]
 TABS = ["Every update", "When no line will do", "Does it generalise?", "More points, more mistakes?"]
 
 
@@ -45,7 +36,7 @@ if not present.is_on():
         "on XOR it never does, and it returns to the same weights again and again."
     )
 with st.sidebar:
-    name = st.selectbox("Data", list(DATA), key="pc_data", bind="query-params")
+    name = st.selectbox("Data", list(lessons.DATA), key="pc_data", bind="query-params")
     seed = st.number_input("Random seed", 0, 2**31 - 1, 0, key="pc_seed", bind="query-params")
     st.button(
         "New points", key="pc_new", on_click=lambda: st.session_state.update(pc_seed=(seed + 1) % 2**31)
@@ -53,12 +44,15 @@ with st.sidebar:
     max_epochs = st.slider("Maximum passes (epochs)", 1, 200, 100, key="pc_epochs", bind="query-params")
     shuffle = st.checkbox("Shuffle the order each pass", key="pc_shuffle", bind="query-params")
 
-X, y = user_points("pc", 2, datasets.linearly_separable(8, 1), NAMES) if name == YOURS else DATA[name](seed)
-if len(X) < 2 or len(np.unique(y)) != 2:
+YOURS = lessons.YOURS
+X, y = user_points("pc", 2, datasets.linearly_separable(8, 1)) if name == YOURS else lessons.DATA[name](seed)
+if len(X) < 2 or len(np.unique(y)) < 2:
     st.warning("The perceptron needs points of both classes (0 and 1): click to add some.")
     url.stop()
+NAMES = [f"class {c}" for c in range(int(y.max()) + 1)]
 params = {"max_epochs": max_epochs, "shuffle": shuffle, "random_state": seed}
-model, bound = compute("Perceptron", X, y, **params), compute("mistake_bound", X, y)
+model = compute("Perceptron", X, y, **params)
+bound = compute("mistake_bound", X, y) if len(NAMES) == 2 else None  # Novikoff's is for two classes
 verdict = viz.verdict(model, bound)
 every, no_line, general, size = st.tabs(TABS, key="pc_tab", on_change="rerun", bind="query-params")
 
@@ -76,18 +70,20 @@ if every.open:
         frame_player("perceptron_player.html", "pc_player", "pc_frame", data)
     with beside:  # the verdict once the player has shown the last update (it answers a Try-this question)
         if frame == model.n_updates_:
-            terms = f" {viz.NOVIKOFF_TERMS}" if verdict[0] == "good" else ""
+            terms = f" {viz.NOVIKOFF_TERMS}" if verdict[0] == "good" and bound is not None else ""
             {"good": st.success, "bad": st.error, "stop": st.warning}[verdict[0]](
                 f"**{verdict[1]}** {verdict[2]}{terms}"
             )
         else:
             st.caption(f"The verdict shows here once the player reaches update {model.n_updates_}.")
-        present.chart(st, viz.mistakes_spec(model.mistakes_per_epoch_, present.is_on()), alt="Mistakes in each pass.")
+        present.chart(
+            st, viz.mistakes_spec(model.mistakes_per_epoch_, present.is_on()), alt="Mistakes in each pass."
+        )
     with below:
         alpha = np.bincount(model.update_points_, minlength=len(X))
         alpha_view = viz.alpha_spec(X, y, alpha, NAMES, present=present.is_on())
         present.chart(st, alpha_view, alt="The points sized by their updates.", width="content")
-        st.caption("The dual form: w = Σ αᵢ yᵢ xᵢ, where αᵢ counts the updates point i caused.")
+        st.caption(lessons.dual_caption(len(NAMES)))
         st.download_button(
             "Every update (CSV)", viz.updates_csv(model), "perceptron-updates.csv", key="pc_csv"
         )
@@ -95,7 +91,7 @@ if every.open:
 if no_line.open:
     pocket_params = {**params, "max_epochs": lessons.pocket_passes(len(X), max_epochs)}
     pocket = compute("Perceptron", X, y, pocket=True, **pocket_params)
-    if len(X) <= lessons.MAX_BEST_LINE_POINTS:
+    if len(NAMES) == 2 and len(X) <= lessons.MAX_BEST_LINE_POINTS:
         best = compute("best_line_accuracy", X, y)
         st.info(
             f"**The best any line can do on these points: {best:.0%}** ({round(best * len(X))} of {len(X)} "
@@ -103,7 +99,7 @@ if no_line.open:
         )
     left, right = st.columns(2)
     if pocket.coef_.any():
-        title = f"Pocket: the best line seen, {pocket.score(X, y):.0%} right"
+        title = f"Pocket: the best {'line' if len(NAMES) == 2 else 'weights'} seen, {pocket.score(X, y):.0%} right"
         present.chart(left, viz.regions_spec(X, y, pocket.decision_function, NAMES, title), alt=title)
         png = partial(viz.png, viz.regions_figure, X, y, pocket.decision_function, NAMES, title)
         left.download_button("Pocket (PNG)", png, "perceptron-pocket.png", "image/png", key="pc_pocket_png")
@@ -125,7 +121,9 @@ if general.open:
     left, right = st.columns(2)
     if len(np.unique(y_train)) == 2:
         learned = compute("Perceptron", X_train, y_train, max_epochs=lessons.PASSES_TO_CONVERGE)
-        picture = viz.generalisation_spec(X_test, y_test, learned, X_train, y_train, NAMES)
+        picture = viz.generalisation_spec(
+            X_test, y_test, learned, X_train, y_train, NAMES[:2], present.is_on()
+        )
         present.chart(
             left, picture, alt="The training points, the learned and the true line, 1000 test points."
         )
@@ -139,24 +137,12 @@ if general.open:
 
 if size.open:
     limit, rows = compute("updates_against_size")
-    st.markdown(
-        "**The post** says the mistakes grow with the *volume* the training points enclose. **Novikoff's "
-        "theorem** bounds them by (R/γ)², with R = max ‖(x, 1)‖ (the bias is a weight on a constant 1, so R "
-        "is the largest distance of (x₁, x₂, 1) from the origin) and γ the margin in that space; the number "
-        "of points does not enter."
-    )
+    st.markdown(lessons.SIZE_CLAIMS)
     st.table(viz.size_table(limit, rows))
     st.caption(lessons.band_caption())
 
 try_this("perceptron", [Step(**step) for step in shared.perceptron_steps()])
 compare_link(X, y)
 how_it_works(
-    lessons.perceptron_textbook,
-    formulas=[
-        r"\text{if } y_i\,(w\cdot x_i + b) \le 0:\ w \leftarrow w + \eta\, y_i x_i,\ b \leftarrow b + \eta\, y_i",
-        r"\#\text{updates} \le \left(R/\gamma\right)^2 \quad\text{(Novikoff)}",
-    ],
-    text="The page runs `Perceptron.fit`, which makes exactly these updates in this order (a test checks it) "
-    "but finds the next mistake with one vectorised scan, and proves a cycle when the same (w, b) comes back "
-    "after an update at the same position of a pass: the order is fixed, so everything after it repeats.",
+    lessons.perceptron_textbook, lessons.classes_textbook, formulas=lessons.FORMULAS, text=lessons.HOW
 )

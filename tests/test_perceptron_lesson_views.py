@@ -57,3 +57,45 @@ def test_labels_are_placed_apart_inside_the_plot_or_left_out():
         assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3])
     alone = label_places(np.array([[100.0, 100.0]]), np.array([5.0]), ["7"], 13, (200, 200))
     assert alone[0] is not None and alone[0][0] > 100 and alone[0][1] < 100  # up and to the right
+
+
+def test_the_printed_k_class_loop_makes_the_estimators_updates():
+    from classic import datasets
+    from classic.perceptron import Perceptron
+    from classic.perceptron_lessons import classes_textbook, three_in_a_row
+
+    for X, y, epochs in (
+        (*datasets.gaussian_clusters(15, ((-2.0, -1.0), (2.0, -1.0), (0.0, 2.0)), 0.8, 0), 100),
+        (*datasets.gaussian_clusters(10, ((0, 0), (3, 0), (0, 3), (3, 3)), 1.2, 1), 30),
+        (*three_in_a_row(), 3),  # it cycles: both stop at the pass limit
+    ):
+        model = Perceptron(max_epochs=epochs).fit(X, y)
+        history = classes_textbook(X, y, max_epochs=epochs)
+        if model.cycle_ is not None:
+            history = history[: model.n_updates_]
+        assert [u.index for u in history] == model.update_points_.tolist()
+        assert [u.true for u in history] == model.update_true_.tolist()
+        assert [u.predicted for u in history] == model.update_predicted_.tolist()
+        for update, W in zip(history, model.weights_history_, strict=True):
+            np.testing.assert_allclose(np.column_stack([update.w, update.b]), W, atol=1e-9)
+
+
+def test_scikit_learns_perceptron_is_one_vs_rest_and_the_page_says_which_is_which():
+    from sklearn.linear_model import Perceptron as SkPerceptron
+
+    from classic import datasets
+    from classic.perceptron import Perceptron
+    from classic.perceptron_lessons import FORMULAS, HOW
+
+    X, y = datasets.gaussian_clusters(15, ((-2.0, -1.0), (2.0, -1.0), (0.0, 2.0)), 0.8, 0)
+    params = {"shuffle": False, "max_iter": 50, "tol": None}
+    together = SkPerceptron(**params).fit(X, y)
+    for c in range(3):  # each row of scikit-learn's is a two-class perceptron: class c against the rest
+        alone = SkPerceptron(**params).fit(X, (y == c).astype(int))
+        np.testing.assert_allclose(together.coef_[c], alone.coef_[0])
+        np.testing.assert_allclose(together.intercept_[c], alone.intercept_[0])
+    ours = Perceptron().fit(X, y)
+    assert ours.coef_.shape == together.coef_.shape == (3, 2)
+    assert not np.allclose(ours.coef_, together.coef_)  # the same shape, learned differently
+    assert "one-vs-rest" in HOW and "scikit-learn's `Perceptron`" in HOW and "moves two" in HOW
+    assert "one-vs-rest" in FORMULAS[3] and "this page" in FORMULAS[2]

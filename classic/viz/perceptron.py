@@ -35,10 +35,16 @@ NOVIKOFF_TERMS = (
 )
 
 
+NO_LINES = "no set of lines gives each class its own region"
+
+
 def novikoff_text(bound) -> str:
-    """Novikoff's bound for a ``MistakeBound``, with R and γ printed so that it recomputes."""
+    """Novikoff's bound for a ``MistakeBound``, with R and γ printed so that it recomputes
+    (None, for three or more classes: nothing)."""
     from classic.perceptron_lessons import novikoff_figures
 
+    if bound is None:
+        return ""
     if not bound.gamma > 0:
         return "No line separates these points, so Novikoff's bound does not apply."
     R, gamma, most = novikoff_figures(bound.R, bound.gamma)
@@ -46,37 +52,57 @@ def novikoff_text(bound) -> str:
 
 
 def verdict(model, bound) -> tuple[str, str, str]:
-    """(kind, title, text) for a fitted Perceptron and its ``MistakeBound``: kind "good", "bad" or "stop"."""
+    """(kind, title, text) for a fitted Perceptron and its ``MistakeBound`` (None for three or more
+    classes): kind "good", "bad" or "stop"."""
     updates, passes = plural(model.n_updates_, "update"), plural(model.n_epochs_, "pass", "passes")
     if model.converged_:
         return (
             "good",
             f"Converged after {updates} in {passes}:",
-            f"a whole pass without a mistake. {novikoff_text(bound)}",
+            f"a whole pass without a mistake. {novikoff_text(bound)}".rstrip(),
         )
     if model.cycle_ is not None:
         m, n = model.cycle_
         return (
             "bad",
             f"The weights at update {n} equal those at update {m}, at the same point of a pass:",
-            "this will never converge; no line separates these points. From here the perceptron "
-            "repeats the same updates for ever.",
+            f"this will never converge; {'no line separates these points' if bound is not None else NO_LINES}. "
+            "From here the perceptron repeats the same updates for ever.",
         )
-    reason = "no line separates these points" if bound.gamma <= 0 else "a line exists: allow more passes"
+    if bound is None:
+        reason = f"allow more passes, or {NO_LINES}"
+    else:
+        reason = "no line separates these points" if bound.gamma <= 0 else "a line exists: allow more passes"
     return "stop", f"Not converged after {passes} ({updates}):", f"{reason}."
 
 
 def updates_csv(model) -> bytes:
-    """Every update of a fitted Perceptron as CSV: update, pass, point, w1, w2, …, b."""
-    d = model.weights_history_.shape[1] - 1
-    header = ",".join(["update", "pass", "point", *(f"w{k + 1}" for k in range(d)), "b"])
-    lines = [header] + [
-        ",".join([str(u + 1), str(e + 1), str(i), *(repr(float(v)) for v in row)])
-        for u, (e, i, row) in enumerate(
-            zip(model.update_epochs_, model.update_points_, model.weights_history_, strict=True)
+    """Every update of a fitted Perceptron as CSV: update, pass, point, w1, w2, …, b. With k ≥ 3
+    classes: update, pass, point, the class that gained it, the class that lost it, then
+    w1, w2, …, b of each class in turn (columns suffixed _0, _1, …)."""
+    weights = model.weights_history_
+    d = weights.shape[-1] - 1
+    names = [*(f"w{k + 1}" for k in range(d)), "b"]
+    moved: list[list[str]] = [[] for _ in range(len(weights))]
+    if weights.ndim == 3:
+        names = [f"{name}_{c}" for c in range(weights.shape[1]) for name in names]
+        names = ["gained", "lost", *names]
+        moved = [[str(t), str(p)] for t, p in zip(model.update_true_, model.update_predicted_, strict=True)]
+    lines = [",".join(["update", "pass", "point", *names])] + [
+        ",".join([str(u + 1), str(e + 1), str(i), *extra, *(repr(float(v)) for v in np.ravel(row))])
+        for u, (e, i, row, extra) in enumerate(
+            zip(model.update_epochs_, model.update_points_, weights, moved, strict=True)
         )
     ]
     return ("\n".join(lines) + "\n").encode()
+
+
+# What a perceptron can do on a fit, as the "three classes" step words it.
+THREE_OUTCOMES = {
+    "It converges: each class gets its own region": lambda model: model.converged_,
+    "Its weights come back to earlier ones, and it cycles for ever": lambda model: model.cycle_ is not None,
+    "It runs out of passes, still making mistakes": lambda model: True,
+}
 
 
 def try_this_steps() -> list[dict]:
@@ -98,6 +124,7 @@ def try_this_steps() -> list[dict]:
     best = lessons.best_line_accuracy(*corners)
     rbf = pc.DualPerceptron(kernel="rbf", gamma=2.0, max_epochs=200).fit(*corners)
     limit, rows = lessons.updates_against_size()
+    row = pc.Perceptron().fit(*lessons.three_in_a_row())
     first, last = rows[0], rows[-1]
     # Each view opens on the player's first frame: its end (and the verdict beside it) would answer.
     base = {"pc_seed": 0, "pc_epochs": 100, "pc_shuffle": False, "pc_tab": "Every update", "pc_frame": 0}
@@ -154,6 +181,22 @@ def try_this_steps() -> list[dict]:
             "boundary is curved, not a line.",
         },
         {
+            "title": "Three classes, no lines",
+            "setup": {**base, "pc_data": "Three classes in a row (the first at both ends)"},
+            "question": "Class 0 sits at both ends of the row, classes 1 and 2 between. With a vector per class, "
+            "what will the perceptron do?",
+            "options": list(THREE_OUTCOMES),
+            "answer": next(o for o, happened in THREE_OUTCOMES.items() if happened(row)),
+            "why": (
+                f"The weights of all three classes after update {row.cycle_[1]} equal those after update "
+                f"{row.cycle_[0]}, at the same point of a pass: from there it repeats for ever. "
+                if row.cycle_
+                else f"After {plural(row.n_updates_, 'update')} it still makes mistakes. "
+            )
+            + "Each class's region (where its score beats the others) is an intersection of half-planes, "
+            "so it is convex; a convex region holding both ends of the row holds the middle too.",
+        },
+        {
             "title": "More points",
             "setup": {**base, "pc_tab": "More points, more mistakes?"},
             "question": f"With {last[0]} points instead of {first[0]} (same square, same margin), the updates…",
@@ -163,6 +206,29 @@ def try_this_steps() -> list[dict]:
             + " → ".join(f"{row[1]:g} updates with {row[0]:,} points" for row in rows)
             + f", all under Novikoff's bound of {limit:,.0f}, which depends on R and γ only.",
         },
+    ]
+
+
+def _updates(model) -> list[dict]:
+    """Each update for the player. Two classes: the pass, the point and (w, b) after it. k ≥ 3
+    classes: the pass, the point, every class's row (w_c, b_c) after it as ``W``, and the two
+    classes it moved: ``t`` gained the point, ``p`` (the class wrongly scored highest) lost it."""
+    weights = model.weights_history_
+    if weights.ndim == 2:
+        return [
+            {"e": int(e), "i": int(i), "w": [float(v) for v in row[:-1]], "b": float(row[-1])}
+            for e, i, row in zip(model.update_epochs_, model.update_points_, weights, strict=True)
+        ]
+    return [
+        {"e": int(e), "i": int(i), "W": W.tolist(), "t": int(t), "p": int(p)}
+        for e, i, W, t, p in zip(
+            model.update_epochs_,
+            model.update_points_,
+            weights,
+            model.update_true_,
+            model.update_predicted_,
+            strict=True,
+        )
     ]
 
 
@@ -182,21 +248,21 @@ def player_data(
     ``start`` is the frame shown first (the number of updates made, 0 … all of them).
 
     ``model`` is a fitted :class:`~classic.perceptron.Perceptron`; ``y`` holds class indices
-    0/1; ``verdict`` is (kind, title, text) with kind "good", "bad" or "stop" (the player
-    shows the texts as text, never as markup).
+    0 … k − 1; ``verdict`` is (kind, title, text) with kind "good", "bad" or "stop" (the player
+    shows the texts as text, never as markup). With k ≥ 3 classes (``k`` in the JSON) each
+    update carries every class's weights and the two classes it moved (``_updates``); the
+    player draws a region per class and both vectors' moves.
     """
     xlim, ylim = view_limits(X)
-    weights = model.weights_history_
+    k = len(class_names)
     return {
         "points": np.asarray(X, dtype=float).round(6).tolist(),
         "labels": np.asarray(y, dtype=int).tolist(),
         "classNames": list(class_names),
+        "k": k,
         # The plane before the first update, when there is no line yet: a faint grey.
-        "theme": {**theme.player_theme(2), "empty": theme.light(theme.TIE, 0.85)},
-        "updates": [
-            {"e": int(e), "i": int(i), "w": [float(v) for v in row[:-1]], "b": float(row[-1])}
-            for e, i, row in zip(model.update_epochs_, model.update_points_, weights, strict=True)
-        ],
+        "theme": {**theme.player_theme(k), "empty": theme.light(theme.TIE, 0.85)},
+        "updates": _updates(model),
         "xlim": xlim,
         "ylim": ylim,
         "cycle": list(model.cycle_) if model.cycle_ is not None else None,
@@ -204,7 +270,7 @@ def player_data(
         "speed": int(speed),
         "autoplay": bool(autoplay),
         "present": bool(present),
-        "start": int(min(max(start, 0), len(weights))),
+        "start": int(min(max(start, 0), len(model.weights_history_))),
     }
 
 
@@ -265,6 +331,12 @@ def _points_layer(X, y, class_names, limits, size: dict | float = 90, tooltip_ex
     }
 
 
+def _sides(scores: np.ndarray) -> np.ndarray:
+    """The class index each row of a decision function gives: two classes, 1 where it is
+    positive; k ≥ 3 classes (a column each), the column scoring highest."""
+    return scores.argmax(axis=1) if scores.ndim == 2 else (scores > 0).astype(int)
+
+
 def regions_spec(
     X: np.ndarray,
     y: np.ndarray,
@@ -273,7 +345,8 @@ def regions_spec(
     title: str,
     resolution: int = 48,
 ) -> dict:
-    """Vega-Lite: the regions a decision function gives each class (positive → the second), with the points.
+    """Vega-Lite: the regions a decision function gives each class (two classes: positive → the
+    second; k ≥ 3: the highest column), with the points.
 
     The regions are a ``resolution``² grid of cells, computed here once; the browser draws them.
     """
@@ -281,7 +354,7 @@ def regions_spec(
     xs = np.linspace(*xlim, resolution + 1)
     ys = np.linspace(*ylim, resolution + 1)
     cx, cy = np.meshgrid((xs[:-1] + xs[1:]) / 2, (ys[:-1] + ys[1:]) / 2)
-    side = (decision(np.column_stack([cx.ravel(), cy.ravel()])) > 0).astype(int)
+    side = _sides(decision(np.column_stack([cx.ravel(), cy.ravel()])))
     i, j = np.meshgrid(np.arange(resolution), np.arange(resolution))
     cells = [
         {
@@ -293,7 +366,8 @@ def regions_spec(
         }
         for a, c, s in zip(i.ravel(), j.ravel(), side, strict=True)
     ]
-    shades = {"domain": list(class_names), "range": [theme.light(c, 0.6) for c in theme.class_colors(2)]}
+    colours = theme.class_colors(len(class_names))
+    shades = {"domain": list(class_names), "range": [theme.light(c, 0.6) for c in colours]}
     return _chart(
         320,
         title=title,
@@ -453,6 +527,17 @@ def mistakes_spec(mistakes_per_epoch: Sequence[int], present: bool = False) -> d
     )
 
 
+# A legend of lines drawn as lines (Vega-Lite draws a filled square by default).
+LINE_LEGEND = {
+    "orient": "bottom",
+    "direction": "vertical",
+    "labelLimit": 0,
+    "symbolType": "stroke",
+    "symbolStrokeWidth": 2.5,
+    "symbolSize": 400,
+}
+
+
 def line_through(w: Sequence[float], b: float, reach: float = 10.0) -> list[dict]:
     """Two points of the line w·x + b = 0, ``reach`` either side of its point nearest the origin
     (a chart clips it to its view); none when w = 0, which is no line."""
@@ -471,8 +556,9 @@ def generalisation_spec(
     X_train: np.ndarray,
     y_train: np.ndarray,
     class_names: Sequence[str],
+    present: bool = False,
 ) -> dict:
-    """Vega-Lite: the post's test picture. The 1000 test points, faint, by whether the learned
+    """Vega-Lite: the post's test picture (taller when ``present``ing, for its 18 px legends). The 1000 test points, faint, by whether the learned
     line and the true line x₂ = 1 − x₁ agree (crosses where they do not); both lines; the
     training points the line was learned from, in their classes' colours and shapes."""
     learned = model.predict(X_test)
@@ -493,7 +579,7 @@ def generalisation_spec(
     train = _points_layer(X_train, y_train, class_names, (square, square))
     train["encoding"]["color"]["title"] = train["encoding"]["shape"]["title"] = "training points"
     return _chart(
-        300,
+        400 if present else 300,
         resolve={"scale": {"color": "independent", "shape": "independent", "size": "independent"}},
         layer=[
             {
@@ -529,13 +615,14 @@ def generalisation_spec(
                         "type": "nominal",
                         "scale": {"domain": lines, "range": [theme.INK, theme.INK]},
                         "title": None,
-                        "legend": {"orient": "bottom", "direction": "vertical", "labelLimit": 0},
+                        "legend": LINE_LEGEND,
                     },
-                    "strokeDash": {
+                    "strokeDash": {  # the same title and field: one legend, each line with its dash
                         "field": "line",
                         "type": "nominal",
                         "scale": {"domain": lines, "range": [[6, 4], [1, 0]]},
-                        "legend": None,
+                        "title": None,
+                        "legend": LINE_LEGEND,
                     },
                 },
             },
@@ -598,10 +685,14 @@ def regions_figure(X: np.ndarray, y: np.ndarray, decision: Callable, class_names
     fig, ax = new_figure(5.6, 4.4)
     xlim, ylim = view_limits(X)
     gx, gy = np.meshgrid(np.linspace(*xlim, 300), np.linspace(*ylim, 300))
-    values = decision(np.column_stack([gx.ravel(), gy.ravel()])).reshape(gx.shape)
-    shades = [theme.light(c, 0.6) for c in theme.class_colors(2)]
-    ax.contourf(gx, gy, values > 0, levels=[-0.5, 0.5, 1.5], colors=shades, zorder=0)
-    ax.contour(gx, gy, values, levels=[0], colors=theme.INK, linewidths=2)
+    values = decision(np.column_stack([gx.ravel(), gy.ravel()]))
+    sides, k = _sides(values).reshape(gx.shape), len(class_names)
+    shades = [theme.light(c, 0.6) for c in theme.class_colors(k)]
+    ax.contourf(gx, gy, sides, levels=np.arange(k + 1) - 0.5, colors=shades, zorder=0)
+    if values.ndim == 1:  # two classes: the line itself, where the decision function is 0
+        ax.contour(gx, gy, values.reshape(gx.shape), levels=[0], colors=theme.INK, linewidths=2)
+    else:
+        ax.contour(gx, gy, sides, levels=np.arange(k - 1) + 0.5, colors=theme.INK, linewidths=2)
     scatter_classes(ax, np.asarray(X, float), np.asarray(y, int), class_names, edgecolor=theme.INK)
     ax.set(title=title, xlabel="$x_1$", ylabel="$x_2$", xlim=xlim, ylim=ylim)
     ax.set_aspect("equal", adjustable="box")

@@ -43,8 +43,9 @@ def linked_frame(key: str, player: str, last: int, default: int, fit: bytes = b"
 
     No widget holds it, so this does what ``bind="query-params"`` does for one. When the player
     is not on the page yet (a link opened, the page or its tab just shown) the link's value is
-    used, clamped to 0 … ``last`` (a value that is no whole number is dropped); the URL then
-    shows the value used, so ``url.note_ignored_params`` notes a value not taken. After that
+    used (unless the session holds a frame already), clamped to 0 … ``last`` (a value that is no
+    whole number is dropped); the URL then shows the value used, so ``url.note_ignored_params``
+    notes a value not taken. After that
     the session's value wins (the player reported a frame, a Try-this setup chose one: a URL
     sent with a quick second report may be a run behind), and a different ``fit`` (the data
     the player plays) starts again at ``default``, as a new player did. The default is left
@@ -52,7 +53,9 @@ def linked_frame(key: str, player: str, last: int, default: int, fit: bytes = b"
     """
     ss, text, mark = st.session_state, st.query_params.get(key), f"_{key}_fit"
     fit = hashlib.sha256(fit).hexdigest()
-    if player not in ss:  # the player's state goes when a run does not show it
+    # The player's state goes when a run does not show it; a frame the session already holds
+    # (its tab shown again, a Try-this setup) wins over the link, which may still hold an old one.
+    if player not in ss and key not in ss:
         ss[key] = _integer(text, default)
     elif ss.get(mark, fit) != fit:
         ss[key] = default

@@ -331,3 +331,50 @@ def test_the_dual_views_labels_do_not_overlap_and_its_legends_are_whole(server, 
         for title in boxes(bars.locator("g.role-axis-title text")):
             assert inside(title, bars.bounding_box()), (width, title)
         screenshot(page, f"perceptron-dual-view-{width}")
+
+
+SHADES_JS = """(root) => {
+  const canvas = root.querySelector('canvas'), ctx = canvas.getContext('2d');
+  const pixels = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+  const hex = (i) => '#' + [0, 1, 2].map((k) => pixels[i + k].toString(16).padStart(2, '0')).join('').toUpperCase();
+  return root.playerData.theme.shades.map((shade) => {
+    let count = 0;
+    for (let i = 0; i < pixels.length; i += 4) if (hex(i) === shade.toUpperCase()) count += 1;
+    return count / (canvas.width * canvas.height);
+  });
+}"""
+
+
+def test_three_classes_a_region_each_and_two_vectors_move(server, browser_page):
+    page = browser_page
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.goto(f"{server}/perceptron?pc_data=Three+clusters+%283+classes%29")
+    wait_for_app(page)
+    root = player(page)
+    sent = data(root)
+    assert sent["k"] == 3 and shown(root) == 0
+    assert root.evaluate(SHADES_JS) == [0, 0, 0]  # every score 0: no region yet
+    root.get_by_role("button", name="Step forward").click()
+    update = sent["updates"][0]
+    status = root.locator("#status").inner_text()
+    gained, lost = sent["classNames"][update["t"]], sent["classNames"][update["p"]]
+    assert f"{gained}'s w gains η·x" in status and f"{lost}'s loses them" in status, status
+    assert "Two vectors move" in status
+    root.get_by_role("button", name="End").click()
+    assert shown(root) == len(sent["updates"])
+    shares = root.evaluate(SHADES_JS)
+    assert all(share > 0.05 for share in shares), shares  # each class's region takes its part of the plot
+    legend = root.locator("#legend").inner_text()
+    assert all(name in legend for name in sent["classNames"]) and "score the same" in legend
+    page.get_by_test_id("stAlertContentSuccess").get_by_text("Converged").wait_for()
+    root.screenshot(path=str(SCREENSHOTS / "perceptron-three-classes-player.png"))
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{server}/perceptron?present=1&pc_data=Three+clusters+%283+classes%29&pc_frame=3")
+    wait_for_app(page)
+    root = player(page)
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(SCREENSHOTS / "perceptron-three-classes-present-720p.png"))
+    for part in ("canvas", "#bar", "#head", "#why", "#legend"):
+        where = root.locator(part).bounding_box()
+        assert where["y"] + where["height"] <= 720, (part, where)
+    assert_no_exception_box(page)

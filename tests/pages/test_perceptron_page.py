@@ -12,6 +12,7 @@ import pytest
 from conftest import ROOT, assert_no_exception, open_page
 
 from classic import datasets
+from classic import perceptron_lessons as lessons
 from classic.perceptron import Perceptron, mistake_bound
 from classic.perceptron_lessons import PASSES_TO_CONVERGE, best_line_accuracy, generalisation_runs
 from classic.viz import perceptron as viz
@@ -23,8 +24,11 @@ DATA = [
     "XOR (the four corners)",
     "XOR (noisy clusters)",
     "Gaussian clusters",
+    "Three clusters (3 classes)",
+    "Three classes in a row (the first at both ends)",
     "Your points (click to place)",
 ]
+THREE, ROW, YOURS = DATA[4], DATA[5], DATA[6]
 TABS = ["Every update", "When no line will do", "Does it generalise?", "More points, more mistakes?"]
 # Every message the page may show: each a deliberate, worded one.
 WORDED = (
@@ -163,7 +167,7 @@ def test_the_bound_tab_sets_the_posts_claim_beside_novikoff():
 
 def test_your_points_undo_clear_and_the_link():
     at = open_page("perceptron")
-    at.selectbox(key="pc_data").set_value(DATA[4]).run()
+    at.selectbox(key="pc_data").set_value(YOURS).run()
     assert_no_exception(at)
     assert len(player_data(at)["points"]) == 8
     at.button(key="pc_undo").click().run()
@@ -180,7 +184,7 @@ def test_your_points_undo_clear_and_the_link():
 
 def test_a_link_with_points_reproduces_them():
     X, y = datasets.xor(30, 0.2, random_state=2)
-    at = open_link(pc_data=DATA[4], pc_points=encode_points(X, y), pc_epochs="7", pc_shuffle="true")
+    at = open_link(pc_data=YOURS, pc_points=encode_points(X, y), pc_epochs="7", pc_shuffle="true")
     assert_no_exception(at)
     data = player_data(at)
     assert data["points"] == X.round(2).tolist() and data["labels"] == y.tolist()
@@ -191,7 +195,7 @@ def test_a_link_with_points_reproduces_them():
 
 def test_csv_upload_replaces_the_points_and_a_bad_file_is_explained_as_text():
     at = open_page("perceptron")
-    at.selectbox(key="pc_data").set_value(DATA[4]).run()
+    at.selectbox(key="pc_data").set_value(YOURS).run()
     csv = b"x1,x2,label\n0,0,no\n1,1,yes\n0.5,0.2,no\n"
     at.get("file_uploader")[0].upload("mine.csv", csv, "text/csv").run()
     assert_no_exception(at)
@@ -217,7 +221,7 @@ def test_csv_upload_replaces_the_points_and_a_bad_file_is_explained_as_text():
     ],
 )
 def test_a_bad_points_link_is_ignored_with_a_note(text):
-    at = open_link(pc_data=DATA[4], pc_points=text)
+    at = open_link(pc_data=YOURS, pc_points=text)
     assert_only_worded_messages(at)
     assert any(m.startswith("The points in this link could not be read") for m in messages(at))
     assert len(player_data(at)["points"]) == 8  # the default points
@@ -331,7 +335,7 @@ def test_fuzz_random_widget_combinations():
         if at.session_state["pc_tab"] == TABS[1]:  # the kernel is chosen on its own tab
             at.selectbox(key="pc_kernel").set_value(rng.choice(["rbf", "polynomial"])).run()
         assert_only_worded_messages(at)
-        if at.selectbox(key="pc_data").value == DATA[4] and rng.random() < 0.5:
+        if at.selectbox(key="pc_data").value == YOURS and rng.random() < 0.5:
             button = at.button(key=rng.choice(["pc_undo", "pc_clear"]))
             if not button.disabled:
                 button.click().run()
@@ -447,3 +451,78 @@ def test_the_more_points_answer_says_the_updates_grow_under_the_same_bound():
     medians = [f"{median:g} updates with {n:,} points" for n, median, _ in rows]
     assert " → ".join(medians) in step["why"] and "grow" in step["why"]
     assert f"{bound:,.0f}" in step["why"] and all(most <= bound for _, _, most in rows)
+
+
+def test_three_classes_each_update_moves_two_vectors_and_each_class_has_a_region():
+    at = open_link(pc_data=THREE)
+    assert_only_worded_messages(at)
+    data = player_data(at)
+    X, y = lessons.DATA[THREE](0)
+    np.testing.assert_allclose(data["points"], X, atol=1e-6)
+    model = Perceptron().fit(X, y)
+    assert data["k"] == 3 and len(data["updates"]) == model.n_updates_ and model.converged_
+    assert data["theme"]["classes"] == theme.class_colors(3) and len(data["theme"]["shades"]) == 3
+    before = np.zeros((3, 3))
+    for update in data["updates"]:
+        W, step = np.array(update["W"]), np.append(X[update["i"]], 1.0)
+        assert update["t"] == y[update["i"]] != update["p"]
+        change = W - before
+        np.testing.assert_allclose(change[update["t"]], step)  # the point's class gains (x, 1)
+        np.testing.assert_allclose(change[update["p"]], -step)  # the class wrongly on top loses it
+        assert not change[3 - update["t"] - update["p"]].any()  # the third stays put
+        before = W
+    np.testing.assert_allclose(before, model.weights_history_[-1])
+    assert len(data["updates"][0]["W"]) == 3 and "w" not in data["updates"][0]
+    at.session_state["pc_frame"] = model.n_updates_
+    at.run()
+    assert at.success[0].value.startswith(f"**Converged after {model.n_updates_} updates")
+    assert "Novikoff" not in at.success[0].value  # his bound, as the page gives it, is for two classes
+    csv = at.get("download_button")[0].proto  # the CSV has a row per update and every class's weights
+    at.session_state["pc_tab"] = TABS[1]
+    at.run()
+    assert_only_worded_messages(at)
+    assert not at.info  # "the best any line can do" is for two classes
+    pocket, kernel = vega_specs(at)
+    for spec in (pocket, kernel):
+        cells = next(f for f in spec["frames"] if "side" in f)
+        assert set(cells["side"]) == {"class 0", "class 1", "class 2"}  # a region per class
+    assert csv.label == "Every update (CSV)"
+
+
+def test_the_k_class_csv_lists_both_moves_and_every_row():
+    X, y = datasets.gaussian_clusters(15, ((-2.0, -1.0), (2.0, -1.0), (0.0, 2.0)), 0.8, 0)
+    model = Perceptron().fit(X, y)
+    lines = viz.updates_csv(model).decode().splitlines()
+    assert lines[0] == "update,pass,point,gained,lost,w1_0,w2_0,b_0,w1_1,w2_1,b_1,w1_2,w2_2,b_2"
+    assert len(lines) == model.n_updates_ + 1
+    last = lines[-1].split(",")
+    assert [int(last[3]), int(last[4])] == [model.update_true_[-1], model.update_predicted_[-1]]
+    np.testing.assert_allclose([float(v) for v in last[5:]], model.weights_history_[-1].ravel())
+
+
+def test_three_classes_no_lines_separate_cycle_and_try_this_says_so():
+    at = open_link(pc_data=ROW, pc_frame="1000")
+    data = player_data(at)
+    model = Perceptron().fit(np.array(data["points"]), np.array(data["labels"]))
+    assert model.cycle_ is not None and data["cycle"] == list(model.cycle_)
+    assert f"at update {model.cycle_[1]} equal those at update {model.cycle_[0]}" in at.error[0].value
+    assert "no set of lines gives each class its own region" in at.error[0].value
+    step = next(s for s in viz.try_this_steps() if s["title"] == "Three classes, no lines")
+    assert step["setup"]["pc_data"] == ROW
+    assert step["answer"] == next(o for o, happened in viz.THREE_OUTCOMES.items() if happened(model))
+    assert "cycles" in step["answer"] and f"after update {model.cycle_[1]}" in step["why"]
+
+
+def test_how_it_works_sets_the_k_class_rule_beside_scikit_learns_one_vs_rest():
+    at = open_page("perceptron")
+    at.session_state["how_it_works"] = True  # the student opens it: a rerun
+    at.run()
+    assert_no_exception(at)
+    text = " ".join(m.value for m in at.markdown)
+    assert "scikit-learn's `Perceptron`** is *one-vs-rest*" in text and "moves two" in text
+    formulas = [f.value for f in at.latex]
+    assert any("this page" in f for f in formulas) and any("one-vs-rest" in f for f in formulas)
+    code = [c.value for c in at.code]
+    assert any("def perceptron_textbook" in c for c in code) and any(
+        "def classes_textbook" in c for c in code
+    )
