@@ -90,7 +90,7 @@ Xs = (X - offset) / scale
 params = dict(k=k, metric=metric, p=p, weights=weights, bandwidth=h)
 model = KNNClassifier(**params).fit(Xs, y)
 
-left, right = top.columns([2, 1] if present.is_on() else [3, 2])
+left, right = top.columns([2, 1])  # the map takes two thirds of the width, on a projector or not
 with right:
     start = lesson.start_query(name)
     qx = st.number_input("Query x₁", value=start["knn_qx"], key="knn_qx", format="%.2f", **bound)
