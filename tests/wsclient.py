@@ -62,7 +62,7 @@ class Session:
 
     def __init__(self, url: str, page: str = "", timeout: float = 60) -> None:
         parts = urlsplit(url)
-        self.page, self.timeout, self.query_string = page, timeout, ""
+        self.page, self.timeout, self.query_string, self.session_id = page, timeout, "", ""
         self.states: dict[str, WidgetState] = {}
         self.ids: dict[str, str] = {}  # widget key → element id, from the last run's elements
         self.ws = connect(
@@ -115,6 +115,7 @@ class Session:
                 self.query_string = forward.page_info_changed.query_string
             elif kind == "new_session":
                 run, self.ids = Run(), {}  # a run starts here (a rerun the script asked for starts again)
+                self.session_id = forward.new_session.initialize.session_id or self.session_id
             elif kind == "delta" and forward.delta.WhichOneof("type") == "new_element":
                 element = forward.delta.new_element
                 name = element.WhichOneof("type")

@@ -3,7 +3,8 @@
 Each run of the script (first render, or a rerun after an interaction) appends one JSON line
 to ``$CLASSIC_RUN_LOG``: the wall time it finished, its duration in seconds (``s``, wall time:
 on a machine shared with the browsers it includes waiting for a core and for the GIL), the CPU
-time of the script's thread (``cpu``: the server's own work alone) and the page's URL path.
+time of the script's thread (``cpu``: the server's own work alone), the page's URL path and the
+session's id (``session``).
 
 Usage: ``CLASSIC_RUN_LOG=runs.jsonl python tests/load/timed_server.py --server.port=8600 ...``
 """
@@ -32,7 +33,13 @@ def _timed_run_script(self, rerun_data):
         manager = self._pages_manager
         page = manager.get_pages().get(manager.current_page_script_hash, {}).get("url_pathname", "?")
         seconds, cpu = time.perf_counter() - started, time.thread_time() - cpu
-        record = {"t": time.time(), "s": seconds, "cpu": cpu, "page": page or "home"}
+        record = {
+            "t": time.time(),
+            "s": seconds,
+            "cpu": cpu,
+            "page": page or "home",
+            "session": self._session_id,
+        }
         _log.write(json.dumps(record) + "\n")
 
 
