@@ -9,6 +9,7 @@ from classic.viz import tree as tree_export
 from classic.viz import tree_figures as figures
 from classic.viz import tree_lesson as lesson
 from pages._ui import points, present, shared, url
+from pages._ui import tree_views as views
 from pages._ui.data import load_house_votes
 from pages._ui.lesson import Step, compare_link, how_it_works, try_this
 from pages._ui.players import frame_player, linked_frame
@@ -52,12 +53,6 @@ def pick_row() -> None:
     picked = points.picked("tree_regions", "pick", ["row"])
     if picked is not None and picked[0].is_integer() and 0 <= picked[0] < tables.MAX_ROWS:
         st.session_state["tree_row"] = int(picked[0]) + 1
-
-
-def show_table(rows: dict | object) -> None:
-    """A small table: HTML in presentation mode (the projector's font, long cells wrapped, never cut or
-    scrolled sideways), else Streamlit's data grid."""
-    (st.table if present.is_on() else st.dataframe)(rows, hide_index=True)
 
 
 st.title("ID3 decision tree")
@@ -136,23 +131,9 @@ with tabs[shown]:
         if name == VOTES:
             st.caption(lesson.votes_rows_note(rows_rule, *whole[:2], model))
         if 0 < step <= splits:
-            worked = figures.kept_steps(model)[step - 1]
-            with st.expander(
-                f"Split {step} worked by hand: every branch's term", expanded=len(worked.columns) <= 4
-            ):
-                show_table(figures.split_terms(worked, base))
-                if name == lesson.HASKIDS:
-                    st.markdown(lesson.slides_slip(X, y))
-        if name == lesson.ARYA:  # the post's hand-drawn tree beside ID3's
-            with st.container(border=True):
-                st.markdown(lesson.ARYA_HEADING)
-                trees = lesson.arya_trees(X, y, names)
-                for column, (title, tree) in zip(st.columns(2), trees, strict=True):
-                    column.markdown(f"{title}: {lesson.tree_caption(tree, X, y)}")
-                    column.graphviz_chart(
-                        tree_export.to_dot(tree, highlight=X[row - 1]).source, width="stretch"
-                    )
-                st.caption(lesson.arya_note(*(tree for _, tree in trees)))
+            views.worked_by_hand(model, step, base, (X, y) if name == lesson.HASKIDS else None)
+        if name == lesson.ARYA:
+            views.post_beside_id3(X, y, names, X[row - 1])
     elif shown == "Regions" and not figures.on_a_plane(model, X):
         st.info("Choose 2-D points (clusters, moons, …, or your own), or upload two numeric columns.")
     elif shown == "Regions":
@@ -178,10 +159,10 @@ with tabs[shown]:
         st.info(f"With {len(y)} rows there is nothing to hold out: choose the 1984 votes or 2-D points.")
     elif not lesson.slow_to_evaluate(X) or st.toggle(lesson.evaluate_label(X, seed), key="tree_run"):
         result = evaluate(X, y, names, params, fraction, seed)
-        show_table(lesson.evaluation_table(result, fraction))
+        views.show_table(lesson.evaluation_table(result, fraction))
         present.chart(st, figures.learning_curve_spec(result), alt="Accuracy against training rows")
         if name == VOTES:
-            show_table(lesson.claims_table(protocol(*whole[:2]), *whole))
+            views.show_table(lesson.claims_table(protocol(*whole[:2]), *whole))
             st.caption(lesson.ties_note(protocol(*whole[:2])))
 
 try_this("decision-tree", [Step(**step) for step in shared.tree_steps()])

@@ -1,0 +1,56 @@
+"""The tree page's views beside its player: small tables, a split worked by hand, the post's
+hand-drawn tree beside ID3's. Streamlit glue over ``classic.viz.tree_lesson`` and friends."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import streamlit as st
+
+from classic.viz import tree as tree_export
+from classic.viz import tree_figures as figures
+from classic.viz import tree_lesson as lesson
+from pages._ui import present
+
+
+def show_table(rows: Any) -> None:
+    """A small table: HTML in presentation mode (the projector's font, long cells wrapped, never cut or
+    scrolled sideways), else Streamlit's data grid."""
+    (st.table if present.is_on() else st.dataframe)(rows, hide_index=True)
+
+
+def worked_by_hand(model: Any, step: int, base: float, slides: tuple | None) -> None:
+    """Split ``step`` (from 1) in an expander: every candidate's branch terms, in log ``base``;
+    ``slides`` (the HasKids table X, y) adds the CS 886 slides' unit slip beside the right gain."""
+    worked = figures.kept_steps(model)[step - 1]
+    with st.expander(f"Split {step} worked by hand: every branch's term", expanded=len(worked.columns) <= 4):
+        show_table(figures.split_terms(worked, base))
+        if slides is not None:
+            st.markdown(lesson.slides_slip(*slides))
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def natural_width(source: str) -> float:
+    """The width graphviz lays a DOT drawing out at (points), or 1 when it cannot be laid out here."""
+    try:
+        svg = tree_export.render_dot(source).decode()
+    except (FileNotFoundError, ValueError):
+        return 1.0
+    found = re.search(r'<svg width="([0-9.]+)pt"', svg)
+    return float(found.group(1)) if found else 1.0
+
+
+def post_beside_id3(X: Any, y: Any, names: Sequence[str], record: Any) -> None:
+    """Arya's data: the post's hand-drawn tree and ID3's side by side, ``record``'s path outlined in both."""
+    with st.container(border=True):
+        st.markdown(lesson.ARYA_HEADING)
+        trees = lesson.arya_trees(X, y, names)
+        dots = [tree_export.to_dot(tree, highlight=record).source for _, tree in trees]
+        # Columns as wide as the drawings: both are drawn at one scale, boxes and text alike.
+        columns = st.columns([natural_width(dot) for dot in dots])
+        for column, (title, tree), dot in zip(columns, trees, dots, strict=True):
+            column.markdown(f"{title}: {lesson.tree_caption(tree, X, y)}")
+            column.graphviz_chart(dot, width="stretch")
+        st.caption(lesson.arya_note(*(tree for _, tree in trees)))
