@@ -41,6 +41,8 @@ label[data-testid="stWidgetLabel"][disabled], label[data-testid="stWidgetLabel"]
 # Presentation mode, at 1280×720. The root font is 20 px, so 1rem = 20 px and 0.9rem = 18 px.
 # - Paragraph text is 1rem, except a metric's value: Streamlit draws it as markdown, and a rule
 #   for every paragraph would shrink the headline number to body size (45 px → 20 px).
+# - Text fields (select boxes, numbers) and inline code are 18 px (Streamlit's 0.875rem and
+#   0.75em would be 17.5 px and 15 px).
 # - Tables (st.table, markdown tables) wrap their cells rather than scroll sideways, and so do
 #   a metric's label, value and note (Streamlit cuts them short with "…").
 # - The sidebar is 300 px only while open: a fixed width on the collapsed one kept its
@@ -71,6 +73,10 @@ html { font-size: 20px; }
 }
 [data-testid="stTable"] th p, [data-testid="stTable"] td p,
 [data-testid="stMarkdownContainer"] th p, [data-testid="stMarkdownContainer"] td p { font-size: 0.9rem; }
+[data-testid="stSidebar"] input, [data-testid="stMain"] input, [data-testid="stMain"] textarea,
+[data-testid="stMarkdownContainer"] code, [data-testid="stCaptionContainer"] code {
+  font-size: 0.9rem;
+}
 h1 { font-size: 1.6rem !important; padding-top: 0 !important; padding-bottom: 0.2rem !important; }
 h2, h3 { font-size: 1.25rem !important; }
 [data-testid="stSidebar"]:not([data-collapsed="true"]) { min-width: 300px; max-width: 300px; }

@@ -77,10 +77,17 @@ MEASURE_JS = """() => {
       if (over > 1) sideways.push(`a table (${el.textContent.trim().slice(0, 30)}) is ${Math.round(over)} px wider than its block`);
     }
   }
+  // Streamlit's own text on the first screen (the page's and the sidebar's, fields included;
+  // the players' and the charts' are theirs): the smallest.
+  const own = [...document.querySelectorAll('[data-testid="stMain"] *, [data-testid="stSidebar"] *')].filter(el =>
+    !(el instanceof SVGElement) && !el.closest('.vega-embed, [data-testid="stIconMaterial"]') && shown(el) && onFirstScreen(el)
+    && (el.tagName === 'INPUT' ? ['text', 'number'].includes(el.type) && el.value : ownText(el)));
+  const text = own.length ? own.map(el => ({size: parseFloat(getComputedStyle(el).fontSize),
+    text: (el.tagName === 'INPUT' ? el.value : ownText(el)).slice(0, 40)})).reduce((a, b) => b.size < a.size ? b : a) : null;
   const frames = document.querySelectorAll('[data-testid="stMain"] [data-testid="stDataFrame"]').length;
   return {
     headline: largest(metrics) || largest(numbers), metric: metrics.length > 0,
-    cell: smallest(cells), dataframes: frames, axis: smallest(axes), sideways,
+    cell: smallest(cells), dataframes: frames, axis: smallest(axes), sideways, text,
   };
 }"""
 
@@ -110,8 +117,11 @@ def test_every_page_reads_from_the_back_of_the_room(server, projector, path):
         f"\n/{path} at {WIDTH}×{HEIGHT}: headline {_px(found['headline'])}"
         f"{'' if found['metric'] else ' (no st.metric)'} · table cell {_px(found['cell'])}{frames}"
         f" · axis label {_px(found['axis'])} · sideways: {'; '.join(found['sideways']) or 'none'}"
+        f" · smallest Streamlit text {_px(found['text'])}"
     )
     problems = []
+    if found["text"] and found["text"]["size"] < LABEL:
+        problems.append(f"Streamlit's text {_px(found['text'])} < {LABEL} px")
     if path and (found["headline"] is None or found["headline"]["size"] < HEADLINE):
         problems.append(f"headline number {_px(found['headline'])} < {HEADLINE} px")
     if found["cell"] and found["cell"]["size"] < LABEL:
