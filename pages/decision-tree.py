@@ -5,7 +5,6 @@ import hashlib
 import streamlit as st
 
 from classic import criteria, datasets, id3_lessons, tables
-from classic.viz import tree as tree_export
 from classic.viz import tree_figures as figures
 from classic.viz import tree_lesson as lesson
 from pages._ui import points, present, shared, url
@@ -33,12 +32,8 @@ def grow(
 
 
 TABLES, VOTES, UPLOAD = lesson.data_sets(load_house_votes), lesson.VOTES, lesson.UPLOAD
-CRITERIA, MISSING, BASES, ROWS = (
-    lesson.CRITERION_NAMES,
-    lesson.MISSING_NAMES,
-    lesson.LOG_BASES,
-    lesson.VOTES_ROWS,
-)
+CRITERIA, MISSING = lesson.CRITERION_NAMES, lesson.MISSING_NAMES
+BASES, ROWS = lesson.LOG_BASES, lesson.VOTES_ROWS
 TABS = ["Tree", "Regions", "Data & rules", "Evaluation", "AND vs parity"]
 
 
@@ -145,12 +140,7 @@ with tabs[shown]:
             frame_player("tree_player.html", "tree_whole", "tree_step", view, report=False)
         st.caption(lesson.summary(model, X, y, row, url.code_span) + " Click a point to follow it.")
     elif shown == "Data & rules":
-        st.dataframe(lesson.data_frame(X, y, names), hide_index=True, height=240)
-        rules, dot = model.rules(), tree_export.to_dot(model)
-        st.write(lesson.rules_heading(len(rules)))
-        st.code("\n".join(rules[: lesson.MAX_RULES]), language=None)
-        note = lesson.dot_note(dot)
-        st.download_button("Tree (DOT)", dot.source, "tree.dot", key="tree_dot", help=note, on_click="ignore")
+        views.data_and_rules(model, X, y, names)
     elif shown == "AND vs parity":
         sizes = representation_sizes()
         present.chart(st, figures.representation_spec(sizes), alt="Nodes for AND and parity of n bits")

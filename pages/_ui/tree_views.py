@@ -54,3 +54,13 @@ def post_beside_id3(X: Any, y: Any, names: Sequence[str], record: Any) -> None:
             column.markdown(f"{title}: {lesson.tree_caption(tree, X, y)}")
             column.graphviz_chart(dot, width="stretch")
         st.caption(lesson.arya_note(*(tree for _, tree in trees)))
+
+
+def data_and_rules(model: Any, X: Any, y: Any, names: Sequence[str]) -> None:
+    """The training table, the tree as rules (one per leaf) and its DOT source to download."""
+    st.dataframe(lesson.data_frame(X, y, names), hide_index=True, height=240)
+    rules, dot = model.rules(), tree_export.to_dot(model)
+    st.write(lesson.rules_heading(len(rules)))
+    st.code("\n".join(rules[: lesson.MAX_RULES]), language=None)
+    note = lesson.dot_note(dot)
+    st.download_button("Tree (DOT)", dot.source, "tree.dot", key="tree_dot", help=note, on_click="ignore")
