@@ -161,6 +161,35 @@ def pocket_passes(n_points: int, max_epochs: int) -> int:
     return int(min(max_epochs, max(1, POCKET_WORK // max(n_points, 1) ** 2)))
 
 
+def no_line_numbers(best: float | None, pocket, curved, X: Any, y: Any) -> list[tuple[str, str, str]]:
+    """The "When no line will do" tab's headline numbers, (label, value, what it is): the best any
+    line can do (when it was found: two classes, few points), the pocket's and the kernel's."""
+    numbers = [
+        (
+            "Pocket: the best seen",
+            f"{pocket.score(X, y):.0%}",
+            "The fewest-mistakes weights the perceptron visited, as a share of the points right.",
+        ),
+        (
+            f"{curved.kernel} kernel",
+            f"{curved.score(X, y):.0%}",
+            "The kernel perceptron's share of the points right"
+            + (", converged." if curved.converged_ else "."),
+        ),
+    ]
+    if best is not None:
+        right = round(best * len(X))
+        numbers.insert(
+            0,
+            (
+                "The best any line can do",
+                f"{best:.0%}",
+                f"{right} of {len(X)} strictly on their side, found by trying every way a line can split them.",
+            ),
+        )
+    return numbers
+
+
 def pocket_caption(n_points: int, max_epochs: int) -> str:
     """What the pocket did, and the budget when it ran fewer passes than asked."""
     text = "The pocket keeps the fewest-mistakes weights seen, each line slid along w to its best place."

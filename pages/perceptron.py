@@ -91,12 +91,9 @@ if every.open:
 if no_line.open:
     pocket_params = {**params, "max_epochs": lessons.pocket_passes(len(X), max_epochs)}
     pocket = compute("Perceptron", X, y, pocket=True, **pocket_params)
-    if len(NAMES) == 2 and len(X) <= lessons.MAX_BEST_LINE_POINTS:
-        best = compute("best_line_accuracy", X, y)
-        st.info(
-            f"**The best any line can do on these points: {best:.0%}** ({round(best * len(X))} of {len(X)} "
-            "strictly on their side), found by trying every way a line can split them."
-        )
+    exact = len(NAMES) == 2 and len(X) <= lessons.MAX_BEST_LINE_POINTS  # only then is the best line found
+    best = compute("best_line_accuracy", X, y) if exact else None
+    numbers = st.columns(3)  # the headline numbers, filled once the kernel is chosen below
     left, right = st.columns(2)
     if pocket.coef_.any():
         title = f"Pocket: the best {'line' if len(NAMES) == 2 else 'weights'} seen, {pocket.score(X, y):.0%} right"
@@ -112,6 +109,11 @@ if no_line.open:
     title = f"{kernel} kernel: {curved.score(X, y):.0%} right" + (", converged" if curved.converged_ else "")
     present.chart(right, viz.regions_spec(X, y, curved.decision_function, NAMES, title), alt=title)
     right.caption("A kernel K(x, z) in place of x·z lets the same mistake-driven rule draw curves.")
+    found = lessons.no_line_numbers(
+        best, pocket, curved, X, y
+    )  # two or three: the last column may stay empty
+    for where, (label, value, why) in zip(numbers, found, strict=False):
+        where.metric(label, value, help=why)
 
 if general.open:
     st.write("As in the post: train on 25 points, then classify 1000 new points of the same square.")
@@ -124,13 +126,10 @@ if general.open:
         picture = viz.generalisation_spec(
             X_test, y_test, learned, X_train, y_train, NAMES[:2], present.is_on()
         )
-        present.chart(
-            left, picture, alt="The training points, the learned and the true line, 1000 test points."
-        )
+        present.chart(left, picture, alt="The training points, both lines and 1000 test points.")
         left.metric(f"Test accuracy (seed {seed})", f"{learned.score(X_test, y_test):.1%}")
-    present.chart(
-        right, viz.spread_spec(runs.scores), alt="Test accuracy over 100 seeds; the median; the post's."
-    )
+    present.chart(right, viz.spread_spec(runs.scores), alt="Test accuracy over 100 seeds and its median.")
+    right.metric(f"Median over {len(runs.scores)} seeds", f"{np.median(runs.scores):.2%}")
     right.caption(lessons.generalisation_caption(runs))
     png = partial(viz.png, viz.spread_figure, runs.scores)  # drawn only when clicked
     right.download_button("Histogram (PNG)", png, "perceptron-spread.png", "image/png", key="pc_spread_png")

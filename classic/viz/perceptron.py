@@ -534,6 +534,7 @@ LINE_LEGEND = {
     "labelLimit": 0,
     "symbolType": "stroke",
     "symbolStrokeWidth": 2.5,
+    "symbolStrokeColor": theme.INK,
     "symbolSize": 400,
 }
 
@@ -605,19 +606,12 @@ def generalisation_spec(
             },
             {
                 "data": {"values": ends},
-                "mark": {"type": "line", "clip": True, "strokeWidth": 2.5},
+                "mark": {"type": "line", "clip": True, "strokeWidth": 2.5, "color": theme.INK},
                 "encoding": {
                     "x": {"field": "x1", "type": "quantitative"},
                     "y": {"field": "x2", "type": "quantitative"},
                     "detail": {"field": "line"},
-                    "color": {
-                        "field": "line",
-                        "type": "nominal",
-                        "scale": {"domain": lines, "range": [theme.INK, theme.INK]},
-                        "title": None,
-                        "legend": LINE_LEGEND,
-                    },
-                    "strokeDash": {  # the same title and field: one legend, each line with its dash
+                    "strokeDash": {
                         "field": "line",
                         "type": "nominal",
                         "scale": {"domain": lines, "range": [[6, 4], [1, 0]]},

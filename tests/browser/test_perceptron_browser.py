@@ -248,7 +248,8 @@ def test_xor_stops_with_the_cycle_and_the_pocket_finds_three_of_four(server, bro
     assert "In the cycle" in root.locator("#status").inner_text()
     root.screenshot(path=str(SCREENSHOTS / "perceptron-xor-player.png"))
     page.get_by_role("tab", name="When no line will do").click()
-    page.get_by_text("The best any line can do on these points: 75%").wait_for()
+    best = page.get_by_test_id("stMetric").filter(has_text="The best any line can do")
+    best.get_by_test_id("stMetricValue").get_by_text("75%").wait_for()
     wait_for_app(page)
     assert "pc_tab=" in page.url  # the open tab is in the link
     assert_no_exception_box(page)
@@ -377,4 +378,31 @@ def test_three_classes_a_region_each_and_two_vectors_move(server, browser_page):
     for part in ("canvas", "#bar", "#head", "#why", "#legend"):
         where = root.locator(part).bounding_box()
         assert where["y"] + where["height"] <= 720, (part, where)
+    assert_no_exception_box(page)
+
+
+def test_presentation_mode_headline_numbers_are_large_and_nothing_goes_sideways(server, browser_page):
+    page = browser_page
+    page.set_viewport_size({"width": 1280, "height": 720})
+    for tab, names in (
+        ("When no line will do", ["The best any line can do", "Pocket: the best seen", "rbf kernel"]),
+        ("Does it generalise?", ["Test accuracy (seed 0)", "Median over 100 seeds"]),
+    ):
+        page.goto(f"{server}/perceptron?present=1&pc_tab={tab.replace(' ', '+').replace('?', '%3F')}")
+        wait_for_app(page)
+        page.wait_for_timeout(800)
+        screenshot(page, f"perceptron-present-720p-{tab.split()[0].lower()}")
+        for name in names:
+            metric = page.get_by_test_id("stMetric").filter(has_text=name)
+            value = metric.get_by_test_id("stMetricValue")
+            size = value.evaluate(
+                "(e) => Math.max(...[e, ...e.querySelectorAll('*')].map((n) => parseFloat(getComputedStyle(n).fontSize)))"
+            )
+            inner = value.evaluate("(e) => parseFloat(getComputedStyle(e.querySelector('p') || e).fontSize)")
+            assert min(size, inner) >= 32, (tab, name, size, inner)
+        sideways = page.evaluate(
+            "() => { const m = document.querySelector('[data-testid=\"stMain\"]');"
+            " return m.scrollWidth - m.clientWidth; }"
+        )
+        assert sideways <= 0, (tab, sideways)
     assert_no_exception_box(page)

@@ -144,7 +144,10 @@ def test_xor_cycle_pocket_and_the_best_line():
     at.run()
     assert_no_exception(at)
     best = best_line_accuracy(*datasets.xor())
-    assert at.info[0].value.startswith(f"**The best any line can do on these points: {best:.0%}**")
+    metrics = {m.label: m for m in at.metric}
+    assert metrics["The best any line can do"].value == f"{best:.0%}" == "75%"
+    assert metrics["The best any line can do"].help.startswith("3 of 4 strictly on their side")
+    assert metrics["Pocket: the best seen"].value == "75%" and metrics["rbf kernel"].value == "100%"
     pocket, kernel = vega_specs(at)
     assert pocket["title"] == "Pocket: the best line seen, 75% right"
     assert [b.label for b in at.get("download_button")] == ["Pocket (PNG)"]
@@ -481,7 +484,7 @@ def test_three_classes_each_update_moves_two_vectors_and_each_class_has_a_region
     at.session_state["pc_tab"] = TABS[1]
     at.run()
     assert_only_worded_messages(at)
-    assert not at.info  # "the best any line can do" is for two classes
+    assert [m.label for m in at.metric] == ["Pocket: the best seen", "rbf kernel"]  # a best line: two classes
     pocket, kernel = vega_specs(at)
     for spec in (pocket, kernel):
         cells = next(f for f in spec["frames"] if "side" in f)
