@@ -406,29 +406,35 @@ def label_places(
     its marker and takes the first that stays inside ``area`` and touches no marker and no label
     already placed. A label that finds no place is left out (its value stays in the tooltip).
     """
-    centres = np.asarray(centres, dtype=float)
+    centres = np.asarray(centres, dtype=float).reshape(-1, 2)
+    radii = np.asarray(radii, dtype=float)
     markers = np.column_stack([centres - radii[:, None], centres + radii[:, None]])
-    taken: list[np.ndarray] = []
+    directions = np.array([(1, -1), (-1, -1), (1, 1), (-1, 1), (1, 0), (-1, 0), (0, -1), (0, 1)], dtype=float)
+    taken = np.empty((0, 4))
     places: list[tuple[float, float] | None] = []
     for k, text in enumerate(texts):
         half = np.array([0.38 * font * len(text) + 2.0, 0.68 * font])  # as a browser measures it
-        gap = radii[k] + 2.0
-        found = None
-        for dx, dy in ((1, -1), (-1, -1), (1, 1), (-1, 1), (1, 0), (-1, 0), (0, -1), (0, 1)):
-            centre = centres[k] + np.array([dx, dy]) * (gap + half)
-            box = np.concatenate([centre - half, centre + half])
-            inside = box[0] >= 0 and box[1] >= 0 and box[2] <= area[0] and box[3] <= area[1]
-            hits = [markers, *taken]
-            if inside and not any(_overlap(box, other) for group in hits for other in np.atleast_2d(group)):
-                found = (float(centre[0]), float(centre[1]))
-                taken.append(box)
-                break
-        places.append(found)
+        middles = centres[k] + directions * (radii[k] + 2.0 + half)
+        boxes = np.column_stack([middles - half, middles + half])
+        free = (boxes[:, :2] >= 0).all(axis=1) & (boxes[:, 2] <= area[0]) & (boxes[:, 3] <= area[1])
+        free &= ~_overlaps(boxes, markers).any(axis=1) & ~_overlaps(boxes, taken).any(axis=1)
+        if free.any():
+            first = int(np.argmax(free))
+            places.append((float(middles[first, 0]), float(middles[first, 1])))
+            taken = np.vstack([taken, boxes[first]])
+        else:
+            places.append(None)
     return places
 
 
-def _overlap(a: np.ndarray, b: np.ndarray) -> bool:
-    return bool(a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3])
+def _overlaps(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Whether each box of ``a`` overlaps each of ``b`` (boxes as x0, y0, x1, y1): (len(a), len(b))."""
+    return (
+        (a[:, None, 0] < b[None, :, 2])
+        & (b[None, :, 0] < a[:, None, 2])
+        & (a[:, None, 1] < b[None, :, 3])
+        & (b[None, :, 1] < a[:, None, 3])
+    )
 
 
 def alpha_spec(
