@@ -1,0 +1,346 @@
+"""A seeded random walk through every page in Chromium, in normal and presentation mode.
+
+From a seeded ``random.Random`` the walk picks an action after another: a click or a drag
+anywhere on a figure, a map, a player or the drawing canvas (positions are fractions of the
+element's box, so a seed replays the same walk), a key (arrows, space, Home, End, PageUp/Down),
+a slider, a select box's option, a checkbox, a number input's step, a tab, an expander, a
+button ("Try this" setups among them), back, forward or reload. After each action it waits
+until the app is idle (a bounded wait) and checks that
+
+- no exception box is on the page and the server logged no traceback,
+- the page raised no JavaScript error (a player's script),
+- no "Some settings in this link could not be used" note shows: no action of the walk puts a
+  bad value in the URL, so every value there is the app's own.
+
+The pages come from app.py's navigation. CI walks ``WALK_STEPS`` actions (25) a page and mode
+with seed ``WALK_SEED`` (1). On demand, thousands of actions and other seeds::
+
+    WALK_SEED=7 WALK_STEPS=1000 python3 -m pytest tests/browser/test_walk.py
+    WALK_SEED=1,2,3 WALK_PAGES=knn,decision-tree WALK_MODES=present python3 -m pytest tests/browser/test_walk.py
+
+A failure names the seed, the page, the mode, the step and the actions up to it (the command
+that replays it), and saves tests/artifacts/screenshots/walk-<page>-<mode>-<seed>-<step>.png.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import random
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, SCREENSHOTS, chromium_context, require_browser, start_server, stop_server
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SEEDS = [int(s) for s in os.environ.get("WALK_SEED", "1").split(",") if s.strip()]
+STEPS = int(os.environ.get("WALK_STEPS", "25"))
+MODES = [m for m in os.environ.get("WALK_MODES", "normal,present").split(",") if m.strip()]
+IDLE_MS = 90_000  # the longest a rerun may take on a loaded 2-core machine before it is a hang
+NOTE = "could not be used"
+
+
+def app_pages() -> list[str]:
+    """Every page's URL path, from app.py's ``st.Page(...)`` calls ("" for the default page)."""
+    tree = ast.parse((ROOT / "app.py").read_text(encoding="utf-8"))
+    paths = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "Page":
+            keywords = {k.arg: k.value for k in node.keywords}
+            if "default" in keywords and ast.literal_eval(keywords["default"]):
+                paths.append("")
+            elif "url_path" in keywords:
+                paths.append(ast.literal_eval(keywords["url_path"]))
+            else:
+                paths.append(Path(ast.literal_eval(node.args[0])).stem)
+    return paths
+
+
+PAGES = [
+    p for p in app_pages() if not os.environ.get("WALK_PAGES") or p in os.environ["WALK_PAGES"].split(",")
+]
+
+# Where the walk acts: the page's own content and the sidebar's settings (not the page links).
+SCOPES = ['[data-testid="stMain"]', '[data-testid="stSidebarUserContent"]']
+TARGETS = {
+    # Figures, maps, players and the drawing canvas: clicked and dragged anywhere in their box.
+    "figure": ", ".join(
+        f"{scope} {sel}"
+        for scope in SCOPES
+        for sel in (
+            '[data-testid="stBidiComponentIsolated"]',
+            '[data-testid="stVegaLiteChart"]',
+            '[data-testid="stImage"]',
+            '[data-testid="stDataFrame"]',
+            "iframe",
+        )
+    ),
+    # Buttons inside the players (Play, steps, zoom, PNG), reached through their shadow roots.
+    "player button": '[data-testid="stBidiComponentIsolated"] button',
+    "button": ", ".join(f'{scope} [data-testid="stButton"] button' for scope in SCOPES),
+    "tab": '[data-testid="stMain"] [data-testid="stTab"]',
+    "expander": '[data-testid="stMain"] [data-testid="stExpander"] summary',
+    "slider": ", ".join(
+        f'{scope} [data-testid="stSlider"] [role="group"] > div[data-orientation]' for scope in SCOPES
+    ),
+    "select": ", ".join(f'{scope} [data-testid="stSelectbox"]' for scope in SCOPES),
+    "checkbox": ", ".join(f'{scope} [data-testid="stCheckbox"] label' for scope in SCOPES),
+    "choice": ", ".join(
+        f"{scope} {sel}"
+        for scope in SCOPES
+        for sel in ('[data-testid="stRadio"] label', '[data-testid="stButtonGroup"] button')
+    ),
+    "step": ", ".join(
+        f'{scope} [data-testid="{sel}"]'
+        for scope in SCOPES
+        for sel in ("stNumberInputStepUp", "stNumberInputStepDown")
+    ),
+}
+# How often each kind of action comes (figures and players most: that is where students click).
+WEIGHTS = {
+    "click figure": 14,
+    "drag figure": 7,
+    "player button": 8,
+    "key": 10,
+    "button": 5,
+    "tab": 6,
+    "expander": 3,
+    "slider": 7,
+    "select": 5,
+    "checkbox": 3,
+    "choice": 3,
+    "step": 3,
+    "back": 2,
+    "forward": 1,
+    "reload": 1,
+}
+# The exception box's text and the link note's text (or null), in one round trip.
+CHECK_JS = """(note) => {
+    const box = document.querySelector('[data-testid="stException"]');
+    const notes = [...document.querySelectorAll('[data-testid="stAlertContainer"]')]
+        .filter((e) => e.innerText.includes(note));
+    return [box ? box.innerText.slice(0, 1500) : null, notes.length ? notes[0].innerText.slice(0, 500) : null];
+}"""
+KEYS = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", " ", "Home", "End", "PageUp", "PageDown"]
+
+
+class WalkFailure(AssertionError):
+    pass
+
+
+@dataclass
+class Walk:
+    page: object
+    base: str
+    log_path: str
+    rng: random.Random
+    actions: list[str] = field(default_factory=list)
+    js_errors: list[str] = field(default_factory=list)
+    log_offset: int = 0
+
+    # --- helpers -----------------------------------------------------------------------------
+    def fraction(self) -> float:
+        return round(self.rng.uniform(0.03, 0.97), 3)
+
+    def pick(self, selector: str):
+        """A visible element matching ``selector`` chosen by the seed, scrolled into view, or None."""
+        found = self.page.locator(selector)
+        count = found.count()
+        if not count:
+            return None, " (none)"
+        index = self.rng.randrange(count)
+        element = found.nth(index)
+        try:
+            element.scroll_into_view_if_needed(timeout=3000)
+            box = element.bounding_box(timeout=3000)
+        except Exception:  # detached or hidden by the time it is reached: the action is skipped
+            return None, f"#{index} gone"
+        if not box or box["width"] < 2 or box["height"] < 2:
+            return None, f"#{index} hidden"
+        return box, f"#{index}/{count}"
+
+    def at(self, box: dict, fx: float, fy: float) -> tuple[float, float]:
+        return box["x"] + fx * box["width"], box["y"] + fy * box["height"]
+
+    # --- actions -----------------------------------------------------------------------------
+    def act(self) -> str:
+        kind = self.rng.choices(list(WEIGHTS), weights=list(WEIGHTS.values()))[0]
+        page, mouse = self.page, self.page.mouse
+        if kind in ("click figure", "drag figure"):
+            box, which = self.pick(TARGETS["figure"])
+            fx, fy = self.fraction(), self.fraction()
+            if kind == "click figure":
+                if box:
+                    mouse.click(*self.at(box, fx, fy))
+                return f"click figure{which} at ({fx}, {fy})"
+            gx, gy = self.fraction(), self.fraction()
+            if box:
+                mouse.move(*self.at(box, fx, fy))
+                mouse.down()
+                for i in range(1, 6):
+                    mouse.move(*self.at(box, fx + (gx - fx) * i / 5, fy + (gy - fy) * i / 5))
+                mouse.up()
+            return f"drag figure{which} ({fx}, {fy}) → ({gx}, {gy})"
+        if kind == "key":
+            key = self.rng.choice(KEYS)
+            page.keyboard.press(key)
+            return f"key {key!r}"
+        if kind in ("back", "forward", "reload"):
+            if kind == "reload":
+                page.reload(wait_until="domcontentloaded")
+            else:
+                (page.go_back if kind == "back" else page.go_forward)(wait_until="domcontentloaded")
+                if not page.url.startswith(self.base):  # back past the first page: return to the app
+                    page.go_forward(wait_until="domcontentloaded")
+                    return f"{kind} (left the app: forward again)"
+            return kind
+        if kind == "slider":
+            box, which = self.pick(TARGETS["slider"])
+            key, times = (
+                self.rng.choice(["ArrowLeft", "ArrowRight", "Home", "End", "PageUp"]),
+                self.rng.randint(1, 4),
+            )
+            fx = self.fraction()
+            if box:  # a click on the track moves the thumb there; then keys move it on
+                mouse.click(*self.at(box, fx, 0.5))
+                for _ in range(times):
+                    page.keyboard.press(key)
+            return f"slider{which} at {fx}, {key} ×{times}"
+        if kind == "select":
+            box, which = self.pick(TARGETS["select"])
+            choice = self.rng.random()
+            if not box:
+                return f"select{which}"
+            mouse.click(*self.at(box, 0.5, 0.75))
+            options = page.get_by_role("option")
+            try:
+                options.first.wait_for(timeout=3000)
+                n = options.count()
+                index = min(int(choice * n), n - 1)
+                options.nth(index).click(timeout=3000)
+                return f"select{which} option {index}/{n}"
+            except Exception:
+                page.keyboard.press("Escape")
+                return f"select{which} (no options)"
+        # Everything else: a click in the middle of a control chosen by the seed.
+        box, which = self.pick(TARGETS[kind])
+        if box:
+            mouse.click(*self.at(box, 0.5, 0.5))
+        return f"{kind}{which}"
+
+    # --- checks ------------------------------------------------------------------------------
+    def wait_idle(self) -> None:
+        page = self.page
+        page.wait_for_timeout(80)  # the app marks a rerun it asked for as running within this
+        page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=IDLE_MS)
+        page.wait_for_timeout(50)
+
+    def server_log(self) -> str:
+        with open(self.log_path, encoding="utf-8", errors="replace") as log:
+            log.seek(self.log_offset)
+            text = log.read()
+            self.log_offset = log.tell()
+        return text
+
+    def problems(self) -> list[str]:
+        found = []
+        box, note = self.page.evaluate(CHECK_JS, NOTE)
+        if box is not None:
+            found.append(f"exception box: {box}")
+        log = self.server_log()
+        if "Traceback" in log or "Uncaught app" in log:
+            found.append(f"server log: {log[-3000:]}")
+        if self.js_errors:
+            found.append(f"JavaScript errors: {self.js_errors}")
+            self.js_errors.clear()
+        if note is not None:
+            found.append(f"a link note after the app's own writes: {note}")
+        return found
+
+
+def walk_once(context, base, log_path, path, mode, seed, steps, viewport) -> str:
+    """Walk ``steps`` actions on ``path``; return a summary, raise WalkFailure on a problem."""
+    page = context.new_page()
+    page.set_viewport_size(viewport)
+    page.set_default_timeout(10_000)
+    page.on("popup", lambda popup: popup.close())
+    rng = random.Random(f"{seed}/{path}/{mode}")
+    walk = Walk(page, base, log_path, rng)
+    page.on("pageerror", lambda error: walk.js_errors.append(str(error)[:500]))
+    walk.server_log()  # start reading the log from here
+    query = "?present=1" if mode == "present" else ""
+    label = f"/{path} ({mode}) seed {seed}"
+    started = time.monotonic()
+    step = 0
+    try:
+        page.goto(f"{base}/{path}{query}")
+        walk.wait_idle()
+        problems = walk.problems()
+        while step < steps and not problems:
+            step += 1
+            try:
+                walk.actions.append(walk.act())
+            except Exception as error:  # an element that went away mid-action: not the app's fault
+                walk.actions.append(f"(action failed: {str(error).splitlines()[0][:120]})")
+            walk.wait_idle()
+            problems = walk.problems()
+        if problems:
+            shot = SCREENSHOTS / f"walk-{path or 'home'}-{mode}-{seed}-{step}.png"
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(shot), full_page=True)
+            replay = (
+                f"WALK_SEED={seed} WALK_STEPS={step} WALK_PAGES={path} WALK_MODES={mode} "
+                "python3 -m pytest tests/browser/test_walk.py"
+            )
+            listed = "\n".join(f"  {i}. {a}" for i, a in enumerate(walk.actions, 1))
+            raise WalkFailure(
+                f"walk {label}: step {step} of {steps} ({page.url}):\n"
+                + "\n".join(problems)
+                + f"\nactions:\n{listed}\nreplay: {replay}\nscreenshot: {shot}"
+            )
+    finally:
+        page.close()
+    summary = f"{label}: {steps} actions in {time.monotonic() - started:.0f} s"
+    if os.environ.get("WALK_VERBOSE"):
+        summary += "".join(f"\n  {i}. {a}" for i, a in enumerate(walk.actions, 1))
+    return summary
+
+
+@pytest.fixture(scope="module")
+def walk_server():
+    """A server of its own whose log the walk reads after every action."""
+    require_browser()
+    process, url = start_server()
+    yield url, process.log_path
+    stop_server(process)
+
+
+@pytest.fixture(scope="module")
+def walk_context(walk_server):
+    with chromium_context() as context:
+        yield context
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("path", PAGES)
+def test_a_random_walk_finds_no_error(walk_server, walk_context, path, mode):
+    base, log_path = walk_server
+    viewport = {"width": 1280, "height": 720} if mode == "present" else {"width": 1440, "height": 900}
+    failures = []
+    for seed in SEEDS:
+        try:
+            print(walk_once(walk_context, base, log_path, path, mode, seed, STEPS, viewport))
+        except WalkFailure as failure:
+            failures.append(str(failure))
+    assert not failures, "\n\n".join(failures)
+
+
+def test_the_walk_covers_every_page_of_the_navigation():
+    """The page list is app.py's: a page added there is walked without editing this file."""
+    source = (ROOT / "app.py").read_text(encoding="utf-8")
+    assert len(app_pages()) == len(re.findall(r"st\.Page\(", source))
+    assert "" in app_pages() and "knn" in app_pages()
