@@ -15,8 +15,8 @@ stops early) compares them with
 the values the widgets took and fills the slot with a note such as "ignored ``knn_k=abc`` from
 the link (not a valid value; using 5)". Values are shortened and shown as code spans: a link's
 text is shown as text, never as Markdown or HTML, and never raises. Only a link's values are
-noted: a value the app itself left in the URL earlier in the session (a player's step, written
-back and then moved on by the next step) is not a link's, whatever the next run makes of it.
+noted, read by the first run that has the key: later values of the key are the session's own
+(a slider moved, a player's step written back and moved on by the next), never a link's.
 """
 
 from __future__ import annotations
@@ -33,8 +33,7 @@ from classic.tables import CONTROL
 _AT_START = "_url_params_at_start"
 _BEFORE_APP = "_url_params_before_app"
 _SLOT = "_url_note_slot"
-_OWN = "_url_params_written"  # {key: [values, ...]}: what the app itself left in the URL
-OWN_REMEMBERED = 64  # values remembered a key (a long session steps a player many times)
+_READ = "_url_keys_read"  # the keys whose link value a run of this session has already taken
 SHOWN_CHARACTERS = 40
 SHOWN_NOTES = 5
 # CommonMark lets a backslash escape any ASCII punctuation, which leaves no Markdown, HTML,
@@ -109,28 +108,17 @@ def record_link() -> None:
     st.session_state[_BEFORE_APP] = _params()
 
 
-def _remember_own(params: dict[str, list[str]]) -> None:
-    """Remember the URL a run leaves: the app's own writes, which a later run may start from."""
-    own = st.session_state.setdefault(_OWN, {})
-    for key, values in params.items():
-        seen = own.setdefault(key, [])
-        if values in seen:
-            seen.remove(values)
-        seen.append(values)
-        del seen[:-OWN_REMEMBERED]
-
-
 def _from_link(params: dict[str, list[str]]) -> dict[str, list[str]]:
-    """The parameters that may have come from a link: not a value the app itself left in the URL.
+    """The parameters that may still be a link's: those of keys no earlier run has read.
 
-    A player that reports a step sets its value and the run writes it to the URL; the next
-    report's run starts from that URL (or, reported quickly, from an older one of the app's
-    own), and the value the page now takes differs from it. That is the app's own history, not
-    a link the user opened; back and forward return to such URLs too. A value the app rejects
-    is never left in the URL (Streamlit drops or clamps it), so a link's bad value is never one.
+    A link is read once, by the first run that has its key's widget (or player). From then on
+    the URL holds the session's own values: a slider the student moved (the browser writes it,
+    and a quick second move reruns with the URL a step behind), a player's frame or k written
+    back and moved on by its next step, a URL back or forward return to. None of them is a
+    link's, whatever the next run makes of it; a reload or a link opened is a new session.
     """
-    own = st.session_state.get(_OWN) or {}
-    return {key: values for key, values in params.items() if values not in own.get(key, [])}
+    read = st.session_state.get(_READ) or set()
+    return {key: values for key, values in params.items() if key not in read}
 
 
 def start_page() -> None:
@@ -191,15 +179,8 @@ def ignored_params() -> list[tuple[str, str, str]]:
 def note_ignored_params() -> None:
     """Call once at the end of a page: a visible note for every link value that was ignored."""
     ignored = ignored_params()
-    # The app's own values: those a value of this run (a widget's, a player's) stands behind.
-    noted = {(key, text) for key, text, _ in ignored}
-    _remember_own(
-        {
-            key: values
-            for key, values in _params().items()
-            if key in st.session_state and not any((key, text) in noted for text in values)
-        }
-    )
+    # Every key this run has a value for has read its link (a player's frame key, a widget's).
+    st.session_state.setdefault(_READ, set()).update(key for key in st.session_state if isinstance(key, str))
     if not ignored:
         return
     lines = [

@@ -14,3 +14,20 @@ def test_the_tree_on_your_points_cleared_or_few_shows_a_message_not_a_traceback(
     assert_no_exception(at)
     if not points:
         assert any("point" in w.value for w in at.warning), [w.value for w in at.warning]
+
+
+def test_a_slider_moved_twice_quickly_brings_no_link_note():
+    """Walk seed 1, /decision-tree, step 25: a click on the depth slider (8) and Home (0) at once;
+    the second rerun came with the URL a step behind (tree_depth=8, the browser's own write for
+    the first move) and the page noted "ignored tree_depth=8 from the link … using 0"."""
+    at = open_page("decision-tree")
+    at.query_params["tree_depth"] = "8"  # the URL as the first move left it
+    at.slider(key="tree_depth").set_value(0)  # the widget as the second move left it
+    at.run()
+    assert_no_exception(at)
+    assert not [i.value for i in at.info if "could not be used" in i.value]
+
+
+def test_a_bad_value_in_the_link_is_still_noted_on_the_first_run():
+    at = open_page("decision-tree", params={"tree_depth": "abc"})
+    assert any("`tree_depth=abc`" in i.value for i in at.info if "could not be used" in i.value)
