@@ -144,10 +144,15 @@ def drawing(result: Any, canvas_px: int = MAX_CANVAS_PX) -> tuple[np.ndarray | N
     raw = result.json_data
     objects = raw.get("objects") if isinstance(raw, dict) else None
     json = raw if isinstance(objects, list) and all(isinstance(o, dict) for o in objects) else None
-    url = getattr(result, "_image_data_url", None)  # CanvasResult's; read before its image_data decodes
+    refused, bound = "The drawing from the browser was not used: ", max(canvas_px, MAX_CANVAS_PX)
+    if not hasattr(result, "_image_data_url"):  # an image already decoded (the page tests' canvas)
+        image = None if result.image_data is None else np.asarray(result.image_data)
+        if image is not None and (image.ndim not in (2, 3) or max(image.shape[:2]) > bound):
+            return None, json, refused + f"it is {image.shape} pixels; the limit is {bound}×{bound}."
+        return image, json, ""
+    url = result._image_data_url  # CanvasResult's data URL, read before its image_data decodes it
     if url is None:
         return None, json, ""
-    refused = "The drawing from the browser was not used: "
     if not isinstance(url, str) or not url.startswith("data:image/png;base64,"):
         return None, json, refused + "it is not a PNG image."
     if len(url) > MAX_DRAWING_CHARS:
@@ -156,7 +161,6 @@ def drawing(result: Any, canvas_px: int = MAX_CANVAS_PX) -> tuple[np.ndarray | N
         data = base64.b64decode(url.split(",", 1)[1], validate=True)
     except (binascii.Error, ValueError):
         return None, json, refused + "it is not a PNG image."
-    bound = max(canvas_px, MAX_CANVAS_PX)
     if len(data) < 24 or not data.startswith(_PNG) or data[12:16] != b"IHDR":
         return None, json, refused + "it is not a PNG image."
     width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
