@@ -1,0 +1,654 @@
+"""Where a class lives: one small store interface, two backends (SQLite by default, Redis).
+
+A class must be shared by every Streamlit session (the projector, the phones) and survive a
+server restart, so it lives in a store rather than in ``st.session_state``:
+
+- **SQLite** (default): one file, ``classes.sqlite3``, under ``CLASSIC_CLASS_DIR`` (default
+  ``data/classes/``), in WAL mode, a connection per thread; ``streamlit run app.py`` needs nothing
+  more.
+- **Redis**: ``CLASSIC_CLASS_STORE=redis://host:port/db``, for several servers sharing classes
+  (a phone joined on one server, the projector on another). Every key has a TTL, so a room
+  disappears on its own when it expires.
+
+:class:`RoomStore` holds the rules — every value checked by ``rooms``, the teacher key checked on
+each teacher action, rate limits per phone — and the backends only keep rows. The one write
+that races (many phones answering at once) is a single atomic statement in each backend (an
+upsert in SQLite, a Lua script in Redis): written once per (room, round, phone), a second answer
+replaces the first until the reveal, none is lost or counted twice.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pages._ui import rooms
+from pages._ui.rooms import CHOOSE, PhoneView, Question, Room, RoomError, Round
+
+Clock = Callable[[], float]
+DEFAULT_DIR = Path(__file__).resolve().parents[2] / "data" / "classes"
+
+
+class RoomStore:
+    """The class-mode operations, whatever keeps the rows (subclasses: SQLite, Redis).
+
+    Teacher actions take the room's code and the teacher key; phone actions take the code and
+    the phone's random id (held by its session on the server, never read from a link). Every
+    refusal is a :class:`~pages._ui.rooms.RoomError` with a message for the page to show.
+    ``clock`` gives the time (tests move it to expire a room).
+    """
+
+    def __init__(self, clock: Clock = time.time, hours: float = rooms.HOURS) -> None:
+        self.clock = clock
+        self.hours = hours
+
+    # ---- the teacher -------------------------------------------------------------------
+
+    def open_room(self) -> tuple[str, str]:
+        """Open a room: its code (for the class) and its teacher key (for the teacher only)."""
+        key = rooms.new_key()
+        now = self.clock()
+        for _ in range(20):
+            code = rooms.new_code()
+            if self._create(code, rooms.key_digest(key), now, now + self.hours * 3600):
+                return code, key
+        raise RoomError("Could not find a free room code: try again.")
+
+    def room(self, code: Any) -> Room | None:
+        """The room with this code, or None if there is none (or it expired); an ended room is kept
+        until it expires, so that its answers can still be downloaded."""
+        row = self._room(rooms.check_code(code))
+        if row is None or row["expires"] <= self.clock():
+            return None
+        return Room(row["code"], row["created"], row["expires"], bool(row["ended"]), row["rounds"])
+
+    def is_teacher(self, code: Any, key: Any) -> bool:
+        try:
+            row = self._room(rooms.check_code(code))
+        except RoomError:
+            return False
+        return row is not None and row["expires"] > self.clock() and rooms.key_matches(key, row["digest"])
+
+    def ask(self, code: Any, key: Any, question: Question) -> Round:
+        """Send a question to every phone: it opens the next round (the current one is closed)."""
+        code = self._teacher(code, key)
+        question = rooms.check_question(question)
+        attempt = 1 + sum(r.question.qid == question.qid for r in self.rounds(code))
+        return self._open_round(code, question, attempt)
+
+    def ask_again(self, code: Any, key: Any) -> Round:
+        """Ask the current question again (the second vote after a discussion): a new round that
+        keeps the first one's answers."""
+        code = self._teacher(code, key)
+        current = self.current(code)
+        if current is None:
+            raise RoomError("No question was asked yet.")
+        return self._open_round(code, current.question, current.attempt + 1)
+
+    def reveal(self, code: Any, key: Any) -> Round:
+        """Show the right answer: the current round takes no more answers."""
+        code = self._teacher(code, key)
+        current = self.current(code)
+        if current is None:
+            raise RoomError("No question was asked yet.")
+        self._reveal(code, current.number)
+        return self.current(code)
+
+    def end(self, code: Any, key: Any) -> None:
+        """Close the room: phones see that the class has ended; the answers stay until expiry."""
+        self._end(self._teacher(code, key))
+
+    def export(self, code: Any, key: Any) -> dict[str, list]:
+        """Every answer of the room as CSV columns (for ``downloads.table_csv``): no names, only
+        the phone's random id and its optional nickname."""
+        code = self._teacher(code, key)
+        names = self._phones(code)
+        columns: dict[str, list] = {
+            k: []
+            for k in (
+                "round",
+                "question",
+                "attempt",
+                "phone",
+                "nickname",
+                "answer",
+                "choice",
+                "right",
+                "seconds",
+            )
+        }
+        for r in self.rounds(code):
+            for phone, (value, at) in sorted(self._answers(code, r.number).items(), key=lambda a: a[1][1]):
+                chosen = r.question.kind == CHOOSE
+                row = (
+                    r.number, r.question.qid, r.attempt, phone, names.get(phone, ""), value,
+                    r.question.choices[int(value)] if chosen else "",
+                    (int(value) == r.question.answer) if chosen and r.revealed else "",
+                    round(at - r.asked_at, 3),
+                )  # fmt: skip
+                for column, cell in zip(columns, row, strict=True):
+                    columns[column].append(cell)
+        return columns
+
+    # ---- what everyone may read (the projector, the phones) --------------------------------
+
+    def rounds(self, code: Any) -> list[Round]:
+        return [self._as_round(row) for row in self._rounds(rooms.check_code(code))]
+
+    def current(self, code: Any) -> Round | None:
+        room = self.room(code)
+        if room is None or room.rounds == 0:
+            return None
+        row = self._round(room.code, room.rounds)
+        return None if row is None else self._as_round(row)
+
+    def counts(self, code: Any, number: int) -> tuple[int, ...]:
+        """How many phones chose each choice in round ``number``."""
+        code = rooms.check_code(code)
+        row = self._round(code, number)
+        if row is None:
+            return ()
+        question = Question.from_json(row["question"])
+        return rooms.counts([int(v) for v, _ in self._answers(code, number).values()], len(question.choices))
+
+    def answered(self, code: Any, number: int) -> int:
+        """How many phones answered (or drew in) round ``number``."""
+        return len(self._answers(rooms.check_code(code), number))
+
+    def joined(self, code: Any) -> int:
+        return len(self._phones(rooms.check_code(code)))
+
+    def drawings(self, code: Any, number: int) -> dict[str, tuple[int, ...]]:
+        """Each phone's 16×16 drawing (256 cells of 0/1, row by row) in a drawing round."""
+        answers = self._answers(rooms.check_code(code), number)
+        return {phone: tuple(int(c) for c in value) for phone, (value, _) in answers.items()}
+
+    # ---- a phone ------------------------------------------------------------------------
+
+    def join(self, code: Any, phone: Any, nickname: Any = "") -> PhoneView:
+        """A phone joins (or joins again, with a new nickname); it sees the current question."""
+        phone = rooms.check_phone(phone)
+        rooms.check_rate(self._hit(f"join:{phone}", rooms.RATE_LIMITS["join"][1], self.clock()), "join")
+        code = rooms.check_code(code)
+        name = rooms.check_nickname(nickname)
+        self._open(code)
+        self._join(code, phone, name, self.clock())
+        return self.view(code, phone)
+
+    def answer(self, code: Any, phone: Any, choice: Any) -> PhoneView:
+        """A phone's choice in the current round; a second one replaces it until the reveal."""
+        return self._put(code, phone, lambda q: str(rooms.check_choice(choice, q)), CHOOSE)
+
+    def draw(self, code: Any, phone: Any, grid: Any) -> PhoneView:
+        """A phone's drawing in the current drawing round; a new one replaces it until the reveal."""
+        return self._put(code, phone, lambda q: "".join(map(str, rooms.check_grid(grid))), rooms.DRAW)
+
+    def view(self, code: Any, phone: Any) -> PhoneView:
+        """What this phone sees now: waiting, the question (with its own choice), the reveal
+        (right answer and why), or the end. An unknown room is refused."""
+        room = self.room(code)
+        if room is None:
+            raise RoomError(_unknown(code))
+        if room.ended:
+            return PhoneView("ended")
+        current = self.current(room.code)
+        if current is None:
+            return PhoneView("waiting")
+        q = current.question
+        mine = self._answers(room.code, current.number).get(phone)
+        chosen = None if mine is None else (int(mine[0]) if q.kind == CHOOSE else 1)
+        if not current.revealed:
+            return PhoneView("question", current.number, q.kind, q.text, q.choices, chosen)
+        return PhoneView("revealed", current.number, q.kind, q.text, q.choices, chosen, q.answer, q.why)
+
+    # ---- housekeeping -----------------------------------------------------------------
+
+    def purge_expired(self) -> int:
+        """Remove every expired room with its rounds and answers; how many were removed."""
+        codes = self._expired(self.clock())
+        for code in codes:
+            self._delete(code)
+        return len(codes)
+
+    def close(self) -> None:
+        """Release connections (the store's data stays)."""
+
+    # ---- the rules shared by both backends ---------------------------------------------------
+
+    def _teacher(self, code: Any, key: Any) -> str:
+        code = rooms.check_code(code)
+        if not self.is_teacher(code, key):
+            raise RoomError("Only the teacher of this class can do that.")
+        return code
+
+    def _open(self, code: str) -> Room:
+        room = self.room(code)
+        if room is None:
+            raise RoomError(_unknown(code))
+        if room.ended:
+            raise RoomError("This class has ended: thank you for taking part.")
+        return room
+
+    def _open_round(self, code: str, question: Question, attempt: int) -> Round:
+        number = self._add_round(code, question.to_json(), attempt, self.clock(), self._ttl(code))
+        if number is None:
+            raise RoomError("This class has ended: start a new class to ask again.")
+        return self._as_round(self._round(code, number))
+
+    def _put(self, code: Any, phone: Any, value_of: Callable[[Question], str], kind: str) -> PhoneView:
+        phone = rooms.check_phone(phone)
+        rooms.check_rate(self._hit(f"answer:{phone}", rooms.RATE_LIMITS["answer"][1], self.clock()), "answer")
+        code = rooms.check_code(code)
+        self._open(code)
+        if phone not in self._phones(code):
+            raise RoomError("Join the class first: reload the page.")
+        current = self.current(code)
+        if current is None:
+            raise RoomError("No question yet: wait for the teacher.")
+        if current.question.kind != kind:
+            raise RoomError(
+                "This question asks for a drawing." if kind == CHOOSE else "This question asks for a choice."
+            )
+        value = value_of(current.question)
+        if not self._write(code, current.number, phone, value, self.clock(), self._ttl(code)):
+            raise RoomError("The answer was revealed (or a new question asked): answers are closed.")
+        return self.view(code, phone)
+
+    def _ttl(self, code: str) -> int:
+        row = self._room(code)
+        return max(1, math.ceil(row["expires"] - self.clock())) if row else 1
+
+    @staticmethod
+    def _as_round(row: dict) -> Round:
+        return Round(
+            row["number"],
+            Question.from_json(row["question"]),
+            row["attempt"],
+            row["asked"],
+            bool(row["revealed"]),
+        )
+
+    # ---- what a backend provides ---------------------------------------------------------
+
+    def _create(self, code: str, digest: str, created: float, expires: float) -> bool:
+        raise NotImplementedError
+
+    def _room(self, code: str) -> dict | None:
+        raise NotImplementedError
+
+    def _add_round(self, code: str, question: str, attempt: int, now: float, ttl: int) -> int | None:
+        raise NotImplementedError
+
+    def _round(self, code: str, number: int) -> dict | None:
+        raise NotImplementedError
+
+    def _rounds(self, code: str) -> list[dict]:
+        raise NotImplementedError
+
+    def _reveal(self, code: str, number: int) -> None:
+        raise NotImplementedError
+
+    def _end(self, code: str) -> None:
+        raise NotImplementedError
+
+    def _join(self, code: str, phone: str, nickname: str, now: float) -> None:
+        raise NotImplementedError
+
+    def _phones(self, code: str) -> dict[str, str]:
+        raise NotImplementedError
+
+    def _write(self, code: str, number: int, phone: str, value: str, now: float, ttl: int) -> bool:
+        """Atomically: write (or replace) the phone's answer if ``number`` is the room's current,
+        unrevealed round and the room has not ended."""
+        raise NotImplementedError
+
+    def _answers(self, code: str, number: int) -> dict[str, tuple[str, float]]:
+        raise NotImplementedError
+
+    def _hit(self, key: str, window: float, now: float) -> int:
+        """Count one action under ``key`` in the current window of ``window`` seconds."""
+        raise NotImplementedError
+
+    def _expired(self, now: float) -> list[str]:
+        raise NotImplementedError
+
+    def _delete(self, code: str) -> None:
+        raise NotImplementedError
+
+
+def _unknown(code: Any) -> str:
+    return f"No class has the code {rooms.check_code(code)}: check the code on the projector (or the class has ended)."
+
+
+# ---- SQLite -------------------------------------------------------------------------------
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS rooms (
+    code TEXT PRIMARY KEY, digest TEXT NOT NULL, created REAL NOT NULL, expires REAL NOT NULL,
+    ended INTEGER NOT NULL DEFAULT 0, rounds INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS rounds (
+    code TEXT NOT NULL, number INTEGER NOT NULL, question TEXT NOT NULL, attempt INTEGER NOT NULL,
+    asked REAL NOT NULL, revealed INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (code, number));
+CREATE TABLE IF NOT EXISTS phones (
+    code TEXT NOT NULL, phone TEXT NOT NULL, nickname TEXT NOT NULL, joined REAL NOT NULL,
+    PRIMARY KEY (code, phone));
+CREATE TABLE IF NOT EXISTS answers (
+    code TEXT NOT NULL, number INTEGER NOT NULL, phone TEXT NOT NULL, value TEXT NOT NULL,
+    at REAL NOT NULL, PRIMARY KEY (code, number, phone));
+CREATE TABLE IF NOT EXISTS hits (key TEXT PRIMARY KEY, start REAL NOT NULL, count INTEGER NOT NULL);
+"""
+
+
+class SQLiteStore(RoomStore):
+    """Classes in one SQLite file (WAL: the phones' writes do not block the projector's reads).
+
+    Each thread (Streamlit runs a session's script in its own thread) gets its own connection;
+    writers wait for each other up to ``timeout`` seconds instead of failing.
+    """
+
+    def __init__(
+        self, path: str | Path, clock: Clock = time.time, hours: float = rooms.HOURS, timeout: float = 30.0
+    ):
+        super().__init__(clock, hours)
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.timeout = timeout
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._connections: list[sqlite3.Connection] = []
+        self._db().executescript(_SCHEMA)
+
+    def __repr__(self) -> str:
+        return f"SQLiteStore({str(self.path)!r})"
+
+    def _db(self) -> sqlite3.Connection:
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = sqlite3.connect(
+                self.path, timeout=self.timeout, isolation_level=None, check_same_thread=False
+            )
+            db.row_factory = sqlite3.Row
+            db.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA synchronous = NORMAL")
+            self._local.db = db
+            with self._lock:
+                self._connections.append(db)
+        return db
+
+    def close(self) -> None:
+        with self._lock:
+            for db in self._connections:
+                db.close()
+            self._connections.clear()
+        self._local = threading.local()
+
+    def _one(self, sql: str, *args: Any) -> dict | None:
+        row = self._db().execute(sql, args).fetchone()
+        return None if row is None else dict(row)
+
+    def _create(self, code, digest, created, expires):
+        try:
+            self._db().execute("INSERT INTO rooms (code, digest, created, expires) VALUES (?, ?, ?, ?)",
+                               (code, digest, created, expires))  # fmt: skip
+        except sqlite3.IntegrityError:
+            return False
+        return True
+
+    def _room(self, code):
+        return self._one("SELECT * FROM rooms WHERE code = ?", code)
+
+    def _add_round(self, code, question, attempt, now, ttl):
+        db = self._db()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            # fetchall, not fetchone: a RETURNING statement left unfinished keeps its transaction open.
+            rows = db.execute(
+                "UPDATE rooms SET rounds = rounds + 1 WHERE code = ? AND ended = 0 RETURNING rounds", (code,)
+            ).fetchall()
+            row = rows[0] if rows else None
+            if row is not None:
+                db.execute("INSERT INTO rounds (code, number, question, attempt, asked) VALUES (?, ?, ?, ?, ?)",
+                           (code, row[0], question, attempt, now))  # fmt: skip
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        return None if row is None else row[0]
+
+    def _round(self, code, number):
+        return self._one("SELECT * FROM rounds WHERE code = ? AND number = ?", code, number)
+
+    def _rounds(self, code):
+        rows = self._db().execute("SELECT * FROM rounds WHERE code = ? ORDER BY number", (code,)).fetchall()
+        return [dict(r) for r in rows]
+
+    def _reveal(self, code, number):
+        self._db().execute("UPDATE rounds SET revealed = 1 WHERE code = ? AND number = ?", (code, number))
+
+    def _end(self, code):
+        self._db().execute("UPDATE rooms SET ended = 1 WHERE code = ?", (code,))
+
+    def _join(self, code, phone, nickname, now):
+        self._db().execute(
+            "INSERT INTO phones (code, phone, nickname, joined) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (code, phone) DO UPDATE SET nickname = excluded.nickname",
+            (code, phone, nickname, now),
+        )
+
+    def _phones(self, code):
+        rows = self._db().execute("SELECT phone, nickname FROM phones WHERE code = ?", (code,)).fetchall()
+        return {r[0]: r[1] for r in rows}
+
+    def _write(self, code, number, phone, value, now, ttl):
+        # One statement, so one atomic step: the check (current round, not revealed, room open)
+        # and the upsert cannot be split by another writer.
+        cursor = self._db().execute(
+            "INSERT INTO answers (code, number, phone, value, at) SELECT ?, ?, ?, ?, ? WHERE EXISTS ("
+            " SELECT 1 FROM rooms JOIN rounds ON rounds.code = rooms.code AND rounds.number = rooms.rounds"
+            " WHERE rooms.code = ? AND rooms.ended = 0 AND rounds.number = ? AND rounds.revealed = 0)"
+            " ON CONFLICT (code, number, phone) DO UPDATE SET value = excluded.value, at = excluded.at",
+            (code, number, phone, value, now, code, number),
+        )
+        return cursor.rowcount == 1
+
+    def _answers(self, code, number):
+        rows = (
+            self._db()
+            .execute("SELECT phone, value, at FROM answers WHERE code = ? AND number = ?", (code, number))
+            .fetchall()
+        )
+        return {r[0]: (r[1], r[2]) for r in rows}
+
+    def _hit(self, key, window, now):
+        rows = self._db().execute(
+            "INSERT INTO hits (key, start, count) VALUES (?, ?, 1) ON CONFLICT (key) DO UPDATE SET "
+            "count = CASE WHEN hits.start = excluded.start THEN hits.count + 1 ELSE 1 END, "
+            "start = excluded.start RETURNING count",
+            (key, (now // window) * window),
+        )
+        return rows.fetchall()[0][0]
+
+    def _expired(self, now):
+        # Rate-limit counters are only useful within their window: old ones go with the rooms.
+        self._db().execute("DELETE FROM hits WHERE start < ?", (now - 3600,))
+        return [
+            r[0] for r in self._db().execute("SELECT code FROM rooms WHERE expires <= ?", (now,)).fetchall()
+        ]
+
+    def _delete(self, code):
+        db = self._db()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for table in ("answers", "phones", "rounds", "rooms"):
+                db.execute(f"DELETE FROM {table} WHERE code = ?", (code,))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+
+# ---- Redis --------------------------------------------------------------------------------
+
+# KEYS[1] the room, KEYS[2] the new round's prefix; ARGV question, attempt, now, ttl.
+_ADD_ROUND = """
+local ended = redis.call('HGET', KEYS[1], 'ended')
+if ended ~= '0' then return -1 end
+local n = redis.call('HINCRBY', KEYS[1], 'rounds', 1)
+local key = KEYS[2] .. n
+redis.call('HSET', key, 'number', n, 'question', ARGV[1], 'attempt', ARGV[2], 'asked', ARGV[3], 'revealed', 0)
+redis.call('EXPIRE', key, ARGV[4])
+return n
+"""
+# KEYS[1] the room, KEYS[2] the round, KEYS[3] its answers; ARGV number, phone, value, ttl.
+_WRITE = """
+local room = redis.call('HMGET', KEYS[1], 'ended', 'rounds')
+if room[1] ~= '0' or room[2] ~= ARGV[1] then return 0 end
+if redis.call('HGET', KEYS[2], 'revealed') ~= '0' then return 0 end
+redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
+redis.call('EXPIRE', KEYS[3], ARGV[4])
+return 1
+"""
+# KEYS[1] the counter; ARGV the window in seconds.
+_HIT = """
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return n
+"""
+
+
+class RedisStore(RoomStore):
+    """Classes in Redis, for several servers: every key carries the room's TTL, and the room's
+    keys share a hash tag (``{CODE}``) so that its scripts stay on one node of a cluster."""
+
+    def __init__(
+        self, url: str, clock: Clock = time.time, hours: float = rooms.HOURS, prefix: str = "classic"
+    ):
+        import redis  # only a deployment that asks for Redis needs the client
+
+        super().__init__(clock, hours)
+        self.url = url
+        self.prefix = prefix
+        self.db = redis.Redis.from_url(
+            url, decode_responses=True, socket_timeout=10, health_check_interval=30
+        )
+        self._add_round_script = self.db.register_script(_ADD_ROUND)
+        self._write_script = self.db.register_script(_WRITE)
+        self._hit_script = self.db.register_script(_HIT)
+
+    def __repr__(self) -> str:
+        return f"RedisStore({self.url!r})"
+
+    def close(self) -> None:
+        self.db.close()
+
+    def _key(self, code: str, *parts: Any) -> str:
+        return ":".join([f"{self.prefix}:room:{{{code}}}", *map(str, parts)])
+
+    def _create(self, code, digest, created, expires):
+        key = self._key(code)
+        if not self.db.hsetnx(key, "digest", digest):
+            return False
+        pipe = self.db.pipeline()
+        pipe.hset(
+            key, mapping={"code": code, "created": created, "expires": expires, "ended": 0, "rounds": 0}
+        )
+        pipe.expire(key, max(1, math.ceil(expires - created)))
+        pipe.zadd(f"{self.prefix}:rooms", {code: expires})
+        pipe.execute()
+        return True
+
+    def _room(self, code):
+        row = self.db.hgetall(self._key(code))
+        if "rounds" not in row:
+            return None
+        return {"code": code, "digest": row["digest"], "created": float(row["created"]),
+                "expires": float(row["expires"]), "ended": int(row["ended"]), "rounds": int(row["rounds"])}  # fmt: skip
+
+    def _add_round(self, code, question, attempt, now, ttl):
+        n = self._add_round_script(keys=[self._key(code), self._key(code, "round", "")],
+                                   args=[question, attempt, now, ttl])  # fmt: skip
+        return None if n < 0 else n
+
+    @staticmethod
+    def _round_row(row: dict) -> dict | None:
+        if "question" not in row:
+            return None
+        return {"number": int(row["number"]), "question": row["question"], "attempt": int(row["attempt"]),
+                "asked": float(row["asked"]), "revealed": int(row["revealed"])}  # fmt: skip
+
+    def _round(self, code, number):
+        return self._round_row(self.db.hgetall(self._key(code, "round", number)))
+
+    def _rounds(self, code):
+        room = self._room(code)
+        if room is None:
+            return []
+        pipe = self.db.pipeline()
+        for n in range(1, room["rounds"] + 1):
+            pipe.hgetall(self._key(code, "round", n))
+        return [r for r in map(self._round_row, pipe.execute()) if r is not None]
+
+    def _reveal(self, code, number):
+        self.db.hset(self._key(code, "round", number), "revealed", 1)
+
+    def _end(self, code):
+        self.db.hset(self._key(code), "ended", 1)
+
+    def _join(self, code, phone, nickname, now):
+        key = self._key(code, "phones")
+        pipe = self.db.pipeline()
+        pipe.hset(key, phone, nickname)
+        pipe.expire(key, self._ttl(code))
+        pipe.execute()
+
+    def _phones(self, code):
+        return self.db.hgetall(self._key(code, "phones"))
+
+    def _write(self, code, number, phone, value, now, ttl):
+        keys = [self._key(code), self._key(code, "round", number), self._key(code, "answers", number)]
+        return bool(self._write_script(keys=keys, args=[number, phone, json.dumps([value, now]), ttl]))
+
+    def _answers(self, code, number):
+        rows = self.db.hgetall(self._key(code, "answers", number))
+        return {phone: tuple(json.loads(v)) for phone, v in rows.items()}
+
+    def _hit(self, key, window, now):
+        return int(
+            self._hit_script(keys=[f"{self.prefix}:hit:{key}:{int(now // window)}"], args=[math.ceil(window)])
+        )
+
+    def _expired(self, now):
+        return list(self.db.zrangebyscore(f"{self.prefix}:rooms", "-inf", now))
+
+    def _delete(self, code):
+        room = self._room(code)
+        keys = [self._key(code), self._key(code, "phones")]
+        for n in range(1, (room["rounds"] if room else 0) + 1):
+            keys += [self._key(code, "round", n), self._key(code, "answers", n)]
+        pipe = self.db.pipeline()
+        pipe.delete(*keys)
+        pipe.zrem(f"{self.prefix}:rooms", code)
+        pipe.execute()
+
+
+def open_store(
+    url: str | None = None, directory: str | Path | None = None, clock: Clock = time.time
+) -> RoomStore:
+    """The store the environment asks for: Redis if ``CLASSIC_CLASS_STORE`` (or ``url``) is a
+    ``redis://`` or ``rediss://`` URL, else SQLite under ``CLASSIC_CLASS_DIR`` (or ``directory``,
+    default ``data/classes/``)."""
+    url = url if url is not None else os.environ.get("CLASSIC_CLASS_STORE", "")
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        return RedisStore(url, clock)
+    if url:
+        raise ValueError(f"CLASSIC_CLASS_STORE must be a redis:// URL (or unset for SQLite), got {url!r}")
+    folder = Path(directory or os.environ.get("CLASSIC_CLASS_DIR") or DEFAULT_DIR)
+    return SQLiteStore(folder / "classes.sqlite3", clock)

@@ -1,0 +1,262 @@
+"""Class mode's room model: what a class is, and the one place where a phone's values are checked.
+
+A teacher opens a **room** (a short code the class types or scans, and a secret teacher key that
+never leaves the teacher's link). The teacher asks a **question** — a "Try this" step's text,
+its choices, the right one and why — which opens a **round**; "ask again" after a discussion
+opens the next round of the same question and keeps the first (peer instruction's two votes). A
+phone answers the current round once; a second tap replaces its choice until the reveal. A
+drawing round ("Everyone draws a 7" on /digits) collects a 16×16 grid per phone instead.
+
+Everything a phone sends — the room code, its id, a nickname, a choice, a drawing — is checked
+here and nowhere else; a bad value raises :class:`RoomError`, whose message the page shows as is.
+The store (``room_store``) keeps rooms, rounds and answers; this module holds no state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+import secrets
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+# No look-alikes: no 0/O, no 1/I/L (and no U/V pair trouble on a projector is not worth a letter).
+ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+CODE_LENGTH = 5  # 31**5 ≈ 28.6 million codes: a guesser limited to a few joins a minute finds none
+HOURS = 12  # a room lives this long after it opens, then it is removed with its answers
+MAX_NICKNAME = 20
+MAX_CHOICES = 8
+MAX_TEXT = 2000  # a question's text or its why; the lessons' longest step is far shorter
+GRID_SIZE = 16  # a drawing is Semeion's 16×16 grid of 0/1 cells (classic.digits)
+DRAW = "draw"  # a round's kind: phones draw instead of choosing
+CHOOSE = "choose"
+# Per phone: at most this many actions in a window of this many seconds.
+RATE_LIMITS = {"join": (10, 60.0), "answer": (60, 60.0)}
+
+_PHONE_ID = re.compile(r"[A-Za-z0-9_-]{8,40}")
+_QUESTION_ID = re.compile(r"[A-Za-z0-9_.:/-]{1,80}")
+# Unicode categories removed from a nickname: controls, format characters (which include the
+# bidi overrides and zero-width joiners), separators other than the space, private use, unassigned.
+_STRIPPED = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+
+
+class RoomError(ValueError):
+    """A value refused, or an action not allowed now; the message is for the person who sent it."""
+
+
+@dataclass(frozen=True)
+class Question:
+    """What a round asks: a "Try this" step's id, text and choices, the right one and why.
+
+    A drawing question (``kind == DRAW``) has no choices; ``answer`` is the digit to draw.
+    """
+
+    qid: str
+    text: str
+    choices: tuple[str, ...]
+    answer: int
+    why: str = ""
+    kind: str = CHOOSE
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {"qid": self.qid, "text": self.text, "choices": list(self.choices), "answer": self.answer,
+             "why": self.why, "kind": self.kind}
+        )  # fmt: skip
+
+    @classmethod
+    def from_json(cls, text: str) -> Question:
+        d = json.loads(text)
+        return cls(d["qid"], d["text"], tuple(d["choices"]), d["answer"], d["why"], d["kind"])
+
+
+@dataclass(frozen=True)
+class Round:
+    """One asking of a question: the room's ``number``-th round, the question's ``attempt``-th."""
+
+    number: int
+    question: Question
+    attempt: int
+    asked_at: float
+    revealed: bool = False
+
+
+@dataclass(frozen=True)
+class Room:
+    code: str
+    created_at: float
+    expires_at: float
+    ended: bool
+    rounds: int  # how many rounds were asked; the current round is the last one
+
+    def __repr__(self) -> str:
+        return f"Room({self.code}, rounds={self.rounds}{', ended' if self.ended else ''})"
+
+
+@dataclass(frozen=True)
+class PhoneView:
+    """What one phone sees now (also what a phone that joins late sees).
+
+    ``status`` is "waiting" (no question yet), "question", "revealed" or "ended". The right
+    answer and the why are filled only once the round is revealed.
+    """
+
+    status: str
+    round: int = 0
+    kind: str = CHOOSE
+    text: str = ""
+    choices: tuple[str, ...] = ()
+    mine: int | None = None  # this phone's choice in this round (for a drawing: 1 once drawn)
+    answer: int | None = None
+    why: str = ""
+
+    @property
+    def correct(self) -> bool | None:
+        if self.answer is None or self.mine is None or self.kind != CHOOSE:
+            return None
+        return self.mine == self.answer
+
+
+# ---- the teacher's secrets ---------------------------------------------------------------
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def new_key() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def new_phone_id() -> str:
+    """A random id for one phone's session: the only identity a class keeps (no names)."""
+    return secrets.token_urlsafe(12)
+
+
+def key_digest(key: str) -> str:
+    """What the store keeps of a teacher key: a leaked store does not give the key away."""
+    return hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()
+
+
+def key_matches(key: Any, digest: str) -> bool:
+    """Whether ``key`` is the teacher key whose digest is stored, compared in constant time."""
+    if not isinstance(key, str) or not key or len(key) > 200:
+        return False
+    return hmac.compare_digest(key_digest(key), digest)
+
+
+# ---- what a phone sends ----------------------------------------------------------------
+
+
+def check_code(raw: Any) -> str:
+    """A room code as typed or linked: spaces and case forgiven, look-alikes refused."""
+    if not isinstance(raw, str):
+        raise RoomError("A room code is 5 letters and digits, as shown on the projector.")
+    code = "".join(raw.split()).upper()
+    if len(code) != CODE_LENGTH or any(c not in ALPHABET for c in code):
+        raise RoomError(
+            f"“{_shown(raw)}” is not a room code: a room code is {CODE_LENGTH} letters and digits, "
+            "as shown on the projector."
+        )
+    return code
+
+
+def check_phone(raw: Any) -> str:
+    if not isinstance(raw, str) or not _PHONE_ID.fullmatch(raw):
+        raise RoomError("This page lost its link to the class: reload it to join again.")
+    return raw
+
+
+def check_nickname(raw: Any) -> str:
+    """A nickname with control, format (bidi, zero-width) and other invisible characters removed
+    and spaces collapsed; "" for none. Longer than 20 characters is refused, not cut."""
+    if raw is None:
+        return ""
+    if not isinstance(raw, str):
+        raise RoomError("A nickname is text.")
+    if len(raw) > 10 * MAX_NICKNAME:
+        raise RoomError(f"A nickname has at most {MAX_NICKNAME} characters.")
+    kept = "".join(c for c in unicodedata.normalize("NFC", raw) if unicodedata.category(c) not in _STRIPPED)
+    name = " ".join(kept.split())
+    if len(name) > MAX_NICKNAME:
+        raise RoomError(
+            f"A nickname has at most {MAX_NICKNAME} characters; “{_shown(name)}” has {len(name)}."
+        )
+    return name
+
+
+def check_choice(raw: Any, question: Question) -> int:
+    """A choice index within the question's choices (a bool or a float is not an index)."""
+    n = len(question.choices)
+    if question.kind != CHOOSE:
+        raise RoomError("This question asks for a drawing, not a choice.")
+    if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw < n:
+        raise RoomError(f"Choose one of the {n} answers shown.")
+    return raw
+
+
+def check_grid(raw: Any) -> tuple[int, ...]:
+    """A drawing: exactly 16×16 = 256 cells, each 0 (paper) or 1 (ink), flat or as 16 rows."""
+    cells = GRID_SIZE * GRID_SIZE
+    if isinstance(raw, (str, bytes)) or not hasattr(raw, "__len__") or len(raw) not in (GRID_SIZE, cells):
+        raise RoomError(f"A drawing is a 16×16 grid of {cells} cells.")
+    try:
+        grid = np.array(raw, dtype=float)
+    except (TypeError, ValueError, OverflowError):
+        raise RoomError(f"A drawing is a 16×16 grid of {cells} cells.") from None
+    if grid.shape not in ((cells,), (GRID_SIZE, GRID_SIZE)):
+        raise RoomError(f"A drawing is a 16×16 grid of {cells} cells, got shape {grid.shape}.")
+    if not np.isin(grid, (0.0, 1.0)).all():
+        raise RoomError("A drawing's cells are 0 (paper) or 1 (ink).")
+    return tuple(int(v) for v in grid.ravel())
+
+
+def check_question(question: Any) -> Question:
+    """A teacher's question, checked before it reaches any phone (the lessons write them, but a
+    teacher's browser sends the step's id)."""
+    if not isinstance(question, Question):
+        raise RoomError("Only a lesson's question can be asked.")
+    q = question
+    if not isinstance(q.qid, str) or not _QUESTION_ID.fullmatch(q.qid):
+        raise RoomError("A question's id is 1–80 letters, digits and . _ : / -.")
+    if q.kind not in (CHOOSE, DRAW):
+        raise RoomError(f"A question's kind is {CHOOSE!r} or {DRAW!r}, got {q.kind!r}.")
+    texts = [q.text, q.why, *q.choices]
+    if not all(isinstance(t, str) and len(t) <= MAX_TEXT for t in texts) or not q.text.strip():
+        raise RoomError(f"A question has a text, and every text has at most {MAX_TEXT} characters.")
+    if q.kind == CHOOSE:
+        if not 2 <= len(q.choices) <= MAX_CHOICES:
+            raise RoomError(f"A question has 2 to {MAX_CHOICES} choices, got {len(q.choices)}.")
+        if isinstance(q.answer, bool) or not isinstance(q.answer, int) or not 0 <= q.answer < len(q.choices):
+            raise RoomError("A question's right answer is one of its choices.")
+    elif q.choices or not (isinstance(q.answer, int) and 0 <= q.answer <= 9):
+        raise RoomError("A drawing question has no choices; its answer is the digit to draw (0–9).")
+    return q
+
+
+def check_rate(count: int, action: str) -> None:
+    """Refuse an action once a phone passed its limit for the current window."""
+    limit, window = RATE_LIMITS[action]
+    if count > limit:
+        raise RoomError(f"Too many tries from this phone: wait a minute ({limit} per {window:.0f} s).")
+
+
+def counts(choices: Sequence[int], n: int) -> tuple[int, ...]:
+    """How many phones chose each of ``n`` choices."""
+    tally = [0] * n
+    for c in choices:
+        if 0 <= c < n:
+            tally[c] += 1
+    return tuple(tally)
+
+
+def _shown(text: str, limit: int = 24) -> str:
+    """A refused value quoted in a message: printable, and short."""
+    clean = "".join(c if c.isprintable() else "?" for c in text[:limit])
+    return clean + ("…" if len(text) > limit else "")

@@ -1,0 +1,297 @@
+"""The class store (pages/_ui/room_store.py): the same tests against SQLite and a real Redis."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+from pages._ui import room_store, rooms
+from pages._ui.downloads import table_csv
+from pages._ui.rooms import DRAW, Question, RoomError
+
+K1 = Question("knn.k1", "What does k = 1 do near a noisy point?", ("Follows it", "Ignores it", "Averages"), 0,
+              "One neighbour: its label, noise or not.")  # fmt: skip
+DRAW7 = Question("digits.draw7", "Everyone draws a 7", (), 7, "", DRAW)
+
+
+def phone(i: int) -> str:
+    return f"phone-{i:04d}-abcdef"
+
+
+def test_a_whole_round_ask_answer_change_reveal_ask_again(store):
+    code, key = store.open_room()
+    assert store.room(code).rounds == 0 and store.is_teacher(code, key)
+    assert store.join(code.lower(), phone(1), "Ada").status == "waiting"
+    store.join(code, phone(2))
+
+    first = store.ask(code, key, K1)
+    assert (first.number, first.attempt, first.revealed) == (1, 1, False)
+    seen = store.view(code, phone(1))
+    assert (seen.status, seen.text, seen.choices, seen.mine) == ("question", K1.text, K1.choices, None)
+    assert seen.answer is None and seen.why == ""  # the right answer stays on the server
+
+    assert store.answer(code, phone(1), 1).mine == 1
+    assert store.answer(code, phone(1), 0).mine == 0  # a second tap replaces the first
+    store.answer(code, phone(2), 2)
+    assert store.counts(code, 1) == (1, 0, 1) and store.answered(code, 1) == 2
+
+    assert store.reveal(code, key).revealed
+    shown = store.view(code, phone(1))
+    assert (shown.status, shown.answer, shown.why, shown.correct) == ("revealed", 0, K1.why, True)
+    assert store.view(code, phone(2)).correct is False
+    with pytest.raises(RoomError, match="answers are closed"):
+        store.answer(code, phone(2), 0)
+    assert store.counts(code, 1) == (1, 0, 1)
+
+    second = store.ask_again(code, key)
+    assert (second.number, second.attempt, second.question) == (2, 2, K1)
+    assert store.view(code, phone(2)).status == "question" and store.view(code, phone(2)).mine is None
+    store.answer(code, phone(2), 0)
+    assert store.counts(code, 2) == (1, 0, 0) and store.counts(code, 1) == (1, 0, 1)  # both rounds kept
+    assert [r.attempt for r in store.rounds(code)] == [1, 2]
+    assert store.ask(code, key, K1).attempt == 3  # asking the same step later counts on
+
+
+def test_a_late_joiner_sees_the_current_question(store):
+    code, key = store.open_room()
+    store.ask(code, key, K1)
+    late = store.join(code, phone(9), "late")
+    assert (late.status, late.round, late.text) == ("question", 1, K1.text)
+    store.reveal(code, key)
+    assert store.join(code, phone(10)).status == "revealed"
+
+
+def test_only_the_teacher_key_asks_reveals_ends_and_exports(store):
+    code, key = store.open_room()
+    other_code, other_key = store.open_room()
+    assert code != other_code
+    store.join(code, phone(1))
+    for wrong in (None, "", key[:-1], other_key, phone(1)):
+        assert not store.is_teacher(code, wrong)
+        for action in (store.reveal, store.ask_again, store.end, store.export):
+            with pytest.raises(RoomError, match="Only the teacher"):
+                action(code, wrong)
+        with pytest.raises(RoomError, match="Only the teacher"):
+            store.ask(code, wrong, K1)
+    assert store.room(code).rounds == 0 and not store.room(code).ended
+    assert key not in repr(store._room(code))  # the store keeps a digest, not the key
+
+
+def test_unknown_and_ended_rooms_get_a_clear_message(store):
+    with pytest.raises(RoomError, match="No class has the code ABCDE"):
+        store.join("abcde", phone(1))
+    with pytest.raises(RoomError, match="not a room code"):
+        store.join("0000O", phone(1))
+    with pytest.raises(RoomError, match="No class has the code"):
+        store.view("ABCDE", phone(1))
+    code, key = store.open_room()
+    store.join(code, phone(1))
+    store.ask(code, key, K1)
+    store.end(code, key)
+    assert store.room(code).ended and store.view(code, phone(1)).status == "ended"
+    with pytest.raises(RoomError, match="ended"):
+        store.join(code, phone(2))
+    with pytest.raises(RoomError, match="ended"):
+        store.answer(code, phone(1), 0)
+    with pytest.raises(RoomError, match="ended"):
+        store.ask(code, key, K1)
+
+
+def test_a_phone_must_join_and_send_valid_values(store):
+    code, key = store.open_room()
+    with pytest.raises(RoomError, match="No question yet"):
+        store.join(code, phone(1)) and store.answer(code, phone(1), 0)
+    store.ask(code, key, K1)
+    with pytest.raises(RoomError, match="Join the class first"):
+        store.answer(code, phone(2), 0)
+    for bad in (3, -1, "0", True, None):
+        with pytest.raises(RoomError, match="Choose one of the 3"):
+            store.answer(code, phone(1), bad)
+    for bad_phone in ("", "short", "x" * 41, "phone 0001 abc", None):
+        with pytest.raises(RoomError, match="reload"):
+            store.answer(code, bad_phone, 0)
+    with pytest.raises(RoomError, match="at most 20"):
+        store.join(code, phone(3), "n" * 21)
+    with pytest.raises(RoomError, match="asks for a choice"):
+        store.draw(code, phone(1), [0] * 256)
+    assert store.answered(code, 1) == 0
+
+
+def test_drawings_are_kept_per_phone_and_round(store):
+    code, key = store.open_room()
+    store.join(code, phone(1))
+    store.join(code, phone(2))
+    store.ask(code, key, DRAW7)
+    seven = np.zeros((16, 16), dtype=int)
+    seven[1, 2:14] = 1
+    seven[2:15, 12] = 1
+    assert store.draw(code, phone(1), np.ones((16, 16))).mine == 1
+    store.draw(code, phone(1), seven)  # a new drawing replaces the first
+    store.draw(code, phone(2), seven.ravel().tolist())
+    drawn = store.drawings(code, 1)
+    assert set(drawn) == {phone(1), phone(2)} and drawn[phone(1)] == tuple(seven.ravel())
+    with pytest.raises(RoomError, match="16×16"):
+        store.draw(code, phone(2), [1] * 255)
+    with pytest.raises(RoomError, match="asks for a drawing"):
+        store.answer(code, phone(2), 0)
+    assert store.drawings(code, 1)[phone(2)] == tuple(seven.ravel())
+
+
+def test_rate_limits_per_phone(store, clock):
+    code, key = store.open_room()
+    joins, window = rooms.RATE_LIMITS["join"]
+    for _ in range(joins):
+        store.join(code, phone(1))
+    with pytest.raises(RoomError, match="Too many tries"):
+        store.join(code, phone(1))
+    with pytest.raises(RoomError, match="Too many tries"):  # guessing codes counts too
+        store.join("ZZZZZ", phone(1))
+    store.join(code, phone(2))  # another phone is not held up
+    clock.advance(window)
+    store.join(code, phone(1))
+
+    store.ask(code, key, K1)
+    answers, window = rooms.RATE_LIMITS["answer"]
+    for i in range(answers):
+        store.answer(code, phone(1), i % 3)
+    with pytest.raises(RoomError, match="Too many tries"):
+        store.answer(code, phone(1), 0)
+    assert store.answered(code, 1) == 1
+
+
+def test_export_has_no_names_and_neutralises_formulas(store):
+    code, key = store.open_room()
+    store.join(code, phone(1), '=HYPERLINK("x")')
+    store.join(code, phone(2))
+    store.ask(code, key, K1)
+    store.answer(code, phone(1), 0)
+    store.answer(code, phone(2), 1)
+    store.reveal(code, key)
+    store.ask_again(code, key)
+    store.answer(code, phone(2), 0)
+    store.end(code, key)
+    columns = store.export(code, key)
+    assert columns["round"] == [1, 1, 2] and columns["attempt"] == [1, 1, 2]
+    assert columns["phone"] == [phone(1), phone(2), phone(2)] and columns["answer"] == ["0", "1", "0"]
+    assert columns["right"] == [True, False, ""]  # the second round was never revealed
+    assert columns["choice"] == ["Follows it", "Ignores it", "Follows it"]
+    csv = table_csv(columns).decode()
+    assert "'=HYPERLINK" in csv and "\n=HYPERLINK" not in csv
+
+
+def test_many_phones_answering_at_once_are_each_counted_once(make_store):
+    # Two store objects on the same data: for Redis, two connections standing for two servers.
+    stores = [make_store(), make_store()]
+    code, key = stores[0].open_room()
+    n = 60
+    for i in range(n):
+        stores[i % 2].join(code, phone(i))
+    stores[1].ask(code, key, K1)
+    start = threading.Barrier(12, timeout=60)
+
+    def answer(i: int) -> None:
+        if i < 12:
+            start.wait()
+        store = stores[i % 2]
+        store.answer(code, phone(i), (i + 1) % 3)  # a first tap, then the final choice
+        store.answer(code, phone(i), i % 3)
+
+    with ThreadPoolExecutor(max_workers=12) as pool:
+        list(pool.map(answer, range(n)))
+    expected = tuple(sum(1 for i in range(n) if i % 3 == c) for c in range(3))
+    assert stores[0].counts(code, 1) == stores[1].counts(code, 1) == expected
+    assert stores[0].answered(code, 1) == n
+    assert all(stores[1].view(code, phone(i)).mine == i % 3 for i in range(n))
+
+
+def test_a_reveal_racing_answers_closes_the_round_cleanly(make_store):
+    stores = [make_store(), make_store()]
+    code, key = stores[0].open_room()
+    for i in range(40):
+        stores[0].join(code, phone(i))
+    stores[0].ask(code, key, K1)
+    accepted = []
+
+    def answer(i: int) -> None:
+        try:
+            stores[i % 2].answer(code, phone(i), 0)
+            accepted.append(i)
+        except RoomError:
+            pass
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        futures = [pool.submit(answer, i) for i in range(40)]
+        stores[1].reveal(code, key)
+        for f in futures:
+            f.result()
+    # Every answer the store accepted is counted, and none arrives after the reveal.
+    counted = stores[0].answered(code, 1)
+    assert counted == len(accepted)
+    with pytest.raises(RoomError, match="closed"):
+        stores[0].answer(code, phone(0), 1)
+    assert stores[0].answered(code, 1) == counted
+
+
+def test_rooms_expire_and_are_removed(store, clock):
+    code, key = store.open_room()
+    store.join(code, phone(1))
+    store.ask(code, key, K1)
+    store.answer(code, phone(1), 0)
+    clock.advance(6 * 3600)
+    young, young_key = store.open_room()
+    assert store.purge_expired() == 0 and store.room(code) is not None
+    clock.advance(6 * 3600)  # 12 h after the first room opened
+    assert store.room(code) is None and not store.is_teacher(code, key)
+    with pytest.raises(RoomError, match="No class has the code"):
+        store.join(code, phone(2))
+    assert store.purge_expired() == 1
+    assert store._room(code) is None and store.rounds(code) == [] and store.answered(code, 1) == 0
+    assert store.room(young) is not None and store.is_teacher(young, young_key)
+
+
+def test_redis_keys_carry_the_room_s_ttl(store):
+    if not isinstance(store, room_store.RedisStore):
+        pytest.skip("Redis only: SQLite rooms are removed by purge_expired")
+    code, key = store.open_room()
+    store.join(code, phone(1))
+    store.ask(code, key, K1)
+    store.answer(code, phone(1), 0)
+    keys = store.db.keys(f"classic:room:{{{code}}}*")
+    assert len(keys) == 4  # the room, its phones, round 1 and its answers
+    ttls = [store.db.ttl(k) for k in keys]
+    assert all(0 < t <= rooms.HOURS * 3600 for t in ttls), ttls
+
+
+def test_sqlite_rooms_survive_a_restart(tmp_path, clock):
+    first = room_store.SQLiteStore(tmp_path / "classes.sqlite3", clock=clock)
+    code, key = first.open_room()
+    first.join(code, phone(1), "Ada")
+    first.ask(code, key, K1)
+    first.answer(code, phone(1), 2)
+    first.close()
+    again = room_store.SQLiteStore(tmp_path / "classes.sqlite3", clock=clock)
+    assert again.is_teacher(code, key) and again.counts(code, 1) == (0, 0, 1)
+    assert again.view(code, phone(1)).mine == 2
+    again.answer(code, phone(1), 1)
+    assert again.counts(code, 1) == (0, 1, 0)
+    assert again._db().execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    again.close()
+
+
+def test_the_environment_chooses_the_backend(tmp_path, monkeypatch, redis_url):
+    monkeypatch.delenv("CLASSIC_CLASS_STORE", raising=False)
+    monkeypatch.setenv("CLASSIC_CLASS_DIR", str(tmp_path / "here"))
+    store = room_store.open_store()
+    assert isinstance(store, room_store.SQLiteStore) and store.path == tmp_path / "here" / "classes.sqlite3"
+    store.close()
+    monkeypatch.setenv("CLASSIC_CLASS_STORE", redis_url)
+    store = room_store.open_store()
+    assert isinstance(store, room_store.RedisStore) and store.db.ping()
+    store.close()
+    monkeypatch.setenv("CLASSIC_CLASS_STORE", "mysql://x")
+    with pytest.raises(ValueError, match="redis://"):
+        room_store.open_store()
+    assert room_store.DEFAULT_DIR.parts[-2:] == ("data", "classes")
