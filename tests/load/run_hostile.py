@@ -9,8 +9,9 @@ a 2-core machine while it runs.
 One Streamlit server on 127.0.0.1 (tests/load/timed_server.py: every script run's duration and
 session in a log). Every session is a WebSocket client of the server (tests/wsclient.py), the
 messages a browser sends, without a browser: the server's work is the same, and 30 sessions fit
-beside it on 2 cores. An ordinary session visits every page in turn and moves two or three of
-its controls (sliders, checkboxes) to random valid values. A hostile session loops over the
+beside it on 2 cores. An ordinary session visits every page in turn and moves two of its
+controls (sliders, checkboxes) to random valid values, pausing ``--think`` seconds on average
+between requests as a reader does; a hostile one sends without a pause. A hostile session loops over the
 payloads of the audit: a PNG declaring 13000×13000 pixels as the digits canvas, 100,000 rows
 pasted into the points table, ``clear_cache``, crafted component values (a k of "abc", -5 or
 Infinity, clicks without coordinates or at 1e308, frames at Infinity), a tree link with no
@@ -81,38 +82,49 @@ class Stats:
         self.errors: list[str] = []
 
 
-def ordinary(number: int, url: str, deadline: float, stats: Stats) -> None:
-    rng = random.Random(number)
+def ordinary(number: int, url: str, deadline: float, stats: Stats, think: float) -> None:
+    """A student in one browser tab: each page in turn (the tab's session moves with it), its
+    controls moved one by one, ``think`` seconds (on average) between two requests, as a person
+    reads the page before the next click."""
+    rng, page = random.Random(number), None
+    time.sleep(rng.uniform(0, think))  # the class does not click in step
     at = number % len(PAGES)
     while time.monotonic() < deadline:
         page_name = PAGES[at % len(PAGES)]
         at += 1
+        runs = []
         try:
-            with Session(url, page_name, timeout=120) as page:
-                runs = [page.run()]
-                with stats.lock:
-                    stats.ordinary_sessions.add(page.session_id)
-                for key, (kind, low, high) in CONTROLS.get(page_name, {}).items():
-                    if time.monotonic() >= deadline or key not in page.ids:
-                        continue
-                    if kind == "bool":
-                        page.set_raw(key, bool_value=rng.random() < 0.5)
-                    else:
-                        value = (
-                            rng.randint(low, high)
-                            if isinstance(high, int)
-                            else round(rng.uniform(low, high), 2)
-                        )
-                        page.set_raw(key, double_array_value={"data": [value]})
-                    runs.append(page.run())
+            page = page or Session(url, timeout=120)
+            page.page, page.query_string = page_name, ""
+            page.states.clear()  # a new page: its own widgets
+            runs.append(page.run())
+            with stats.lock:
+                stats.ordinary_sessions.add(page.session_id)
+            for key, (kind, low, high) in CONTROLS.get(page_name, {}).items():
+                if time.monotonic() >= deadline or key not in page.ids:
+                    continue
+                if kind == "bool":
+                    page.set_raw(key, bool_value=rng.random() < 0.5)
+                else:
+                    value = (
+                        rng.randint(low, high) if isinstance(high, int) else round(rng.uniform(low, high), 2)
+                    )
+                    page.set_raw(key, double_array_value={"data": [value]})
+                time.sleep(rng.uniform(0.5, 1.5) * think)
+                runs.append(page.run())
+            time.sleep(rng.uniform(0.5, 1.5) * think)
         except Exception as error:  # noqa: BLE001 (a session's failure is a figure, not a crash)
             with stats.lock:
                 stats.errors.append(f"ordinary {number} on /{page_name}: {type(error).__name__}: {error}")
-            continue
+            if page is not None:
+                page.close()
+            page = None
         with stats.lock:
             stats.ordinary_runs += len(runs)
             stats.ordinary_client_s += [run.seconds for run in runs]
             stats.ordinary_exceptions += [f"/{page_name}: {e}" for run in runs for e in run.exceptions]
+    if page is not None:
+        page.close()
 
 
 def _drawing(image: bytes) -> dict:
@@ -197,6 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ordinary", type=int, default=25)
     parser.add_argument("--hostile", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=60, help="how long the sessions work (issue: 120)")
+    parser.add_argument("--think", type=float, default=2.0, help="an ordinary student's mean pause, s")
     parser.add_argument("--settle", type=float, default=120, help="seconds to watch memory after close")
     args = parser.parse_args(argv)
 
@@ -214,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
         started = time.monotonic()
         deadline = started + args.seconds
         threads = [
-            threading.Thread(target=ordinary, args=(n, url, deadline, stats), daemon=True)
+            threading.Thread(target=ordinary, args=(n, url, deadline, stats, args.think), daemon=True)
             for n in range(args.ordinary)
         ] + [
             threading.Thread(target=hostile, args=(n, url, deadline, stats, png), daemon=True)
@@ -240,7 +253,12 @@ def main(argv: list[str] | None = None) -> int:
     ordinary_s = [r["s"] for r in mine]
     log_text = Path(server_log).read_text(errors="replace")
     summary = {
-        "sessions": {"ordinary": args.ordinary, "hostile": args.hostile, "seconds": args.seconds},
+        "sessions": {
+            "ordinary": args.ordinary,
+            "hostile": args.hostile,
+            "seconds": args.seconds,
+            "think_s": args.think,
+        },
         "ordinary": {
             "runs": stats.ordinary_runs,
             "exceptions": len(stats.ordinary_exceptions),
