@@ -57,11 +57,18 @@ draw_tab, evaluation_tab, ladder_tab = st.tabs(
 )
 if draw_tab.open:
     with draw_tab:
-        size = 240 if projector else 280
-        left, middle, right = st.columns([size + 30, 250, 300])
+        # A projector gets a canvas filling its column, for a hall to see; the pen widens with it,
+        # so a drawing looks (and reads) the same at either size: the slider is the 280 px pen.
+        size = 440 if projector else 280
+        if projector:  # the answer above what the classifier sees and the vote, side by side
+            left, right = st.columns([size + 30, 450])
+            middle, (shown, voted) = right.container(), right.container().columns([1, 2])
+        else:
+            left, middle, right = st.columns([size + 30, 250, 300])
+            shown, voted = middle, right
         with left:
-            st.space("small")  # room for the canvas's toolbar (undo, clear), which floats above it
-            drawing = canvas.drawing(size, pen, **view.CANVAS)
+            st.space(view.TOOLBAR_ROOM)  # the canvas's toolbar (undo, clear) shows above it, not on it
+            drawing = canvas.drawing(size, round(pen * size / 280), **view.CANVAS)
         if drawing.status == "empty":
             middle.info(drawing.message)
         elif not drawing.ok:
@@ -72,14 +79,14 @@ if draw_tab.open:
             fitted, started = model(X, y, **{**settings, "k": 1}), time.perf_counter()
             labels, share, distances, indices = fitted.vote(drawing.grid.reshape(1, -1), k)
             elapsed, digit = time.perf_counter() - started, int(labels[0])
-            middle.html(view.prediction_html(digit))
-            middle.caption(f"Read as {digit} with {share[0].max():.0%} of the vote · {elapsed * 1e3:.1f} ms")
+            middle.html(view.prediction_html(digit, share[0].max(), 2.0 if projector else 1.25))
+            middle.caption(f"Read in {elapsed * 1e3:.1f} ms")
             chart = view.vote_chart(share[0], digit, 200 if projector else 240)
-            present.chart(right, chart, alt=f"The vote: {share[0].max():.0%} for {digit}")
+            present.chart(voted, chart, alt=f"The vote: {share[0].max():.0%} for {digit}")
             st.markdown(f"**The {k} nearest training digits** (label and distance, nearest first)")
             st.image(**view.neighbour_strip(X, y, distances[0], indices[0], len(y) - len(taught)))
         if drawing.grid is not None:
-            middle.image(**view.seen_grid(drawing.grid, 8 if projector else 10))
+            shown.image(**view.seen_grid(drawing.grid, 8 if projector else 10))
         with st.container(border=True):
             st.markdown("**Teach mode**: add your drawing to the training set for this session.")
             c1, c2, c3 = st.columns(3)
@@ -90,8 +97,7 @@ if draw_tab.open:
             if c3.button("Forget my examples", key="digits_forget", disabled=not taught):
                 st.session_state.digits_taught = []
                 st.rerun()
-            only = "" if data else " (the only training data)."
-            st.caption(f"{len(taught)} example(s) of yours in the training set{only}")
+            st.caption(view.taught_caption(len(taught), only=data is None))
 
 if data is None and not draw_tab.open:
     st.info("The evaluation and the ladder need the Semeion data set.")

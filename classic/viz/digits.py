@@ -26,6 +26,9 @@ HOW_IT_WORKS = {
     "weight w_i. The tangent distance forgives the small moves, turns and stretches that change a digit's "
     "pixels but not which digit it is: T_x holds those directions at x, T_t at t.",
 }
+# Room above the canvas for its toolbar, which shows above the canvas when the pointer is on it:
+# the toolbar is 2.9rem tall and ends 0.25rem into the canvas; the column's gap adds 1rem.
+TOOLBAR_ROOM = "medium"  # 2.5rem
 # The drawing canvas: ink in its alpha channel on a transparent background, sent on every stroke.
 CANVAS = {
     "stroke_color": INK,
@@ -451,8 +454,21 @@ def mistake_strip(X: np.ndarray, truth: np.ndarray, guess: np.ndarray, limit: in
     return digit_strip(X[wrong], titles, [f"a {truth[i]} read as {guess[i]}" for i in wrong])
 
 
-def prediction_html(digit: int) -> str:
-    """The predicted digit, large (the element browser tests read)."""
+def prediction_html(digit: int, share: float, answer_rem: float = 2.0) -> str:
+    """The predicted digit, large (the element browser tests read), and its share of the vote in
+    words, ``answer_rem`` high (2rem, 32 px or more: readable from the back of a hall)."""
     return (
         f"<div class='digit-prediction' style='font-size:6rem;line-height:1;text-align:center'>{digit}</div>"
+        f"<div class='digit-answer' style='font-size:{answer_rem}rem;line-height:1.25;text-align:center'>"
+        f"Read as {digit} with {share:.0%} of the vote</div>"
     )
+
+
+def taught_caption(n: int, only: bool = False) -> str:
+    """How many examples of their own a student has taught (``only``: without Semeion, they are all
+    the training data)."""
+    if n == 0:
+        first = "No examples of yours yet: draw a digit, choose its label and press “This was a …”."
+        return f"{first} Without the Semeion digits, yours are the only training data." if only else first
+    words = f"{n:,} example{'s' if n != 1 else ''} of yours"
+    return f"{words}: the only training data." if only else f"{words} in the training set."

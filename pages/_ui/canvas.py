@@ -47,6 +47,37 @@ def read_link() -> dict:
     return link
 
 
+# The canvas component's toolbar (undo, redo, edit, clear, download) rests invisible over the
+# canvas's top right corner (top: -1rem, opacity 0) and rises above it on hover: a first touch
+# there (a classroom's touch screen has no hover) pressed an invisible button. Its styles live in
+# the component's shadow root, out of reach of the page's CSS, so this puts a rule in there:
+# the toolbar always sits above the canvas (it is 2.9rem tall), never on the drawing area.
+TOOLBAR_ABOVE = """<script>
+(() => {
+  if (window.classicToolbarAbove) return;
+  window.classicToolbarAbove = true;
+  const watched = new WeakSet();
+  const place = () => document.querySelectorAll('[data-testid="stMain"] *').forEach(el => {
+    const root = el.shadowRoot;
+    if (!root) return;
+    // Every shadow root (the canvas's may still be empty: the rule only touches .dc-toolbar),
+    // watched, since the component may replace what it holds.
+    if (!watched.has(root)) { watched.add(root); observer.observe(root, {childList: true, subtree: true}); }
+    if (root.querySelector('style.toolbar-above')) return;
+    const style = document.createElement('style');
+    style.className = 'toolbar-above';
+    style.textContent = '.dc-toolbar, .dc-root:hover > .dc-toolbar { top: -3rem !important; }';
+    root.appendChild(style);
+  });
+  let queued = false;  // Streamlit changes the page often: look once a frame at most
+  const later = () => { if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; place(); }); } };
+  const observer = new MutationObserver(later);
+  observer.observe(document.body, {childList: true, subtree: true});
+  place();
+})();
+</script>"""
+
+
 def _only_squares(json_data: dict | None) -> bool:
     """Whether the canvas holds the link's ink squares and nothing drawn."""
     objects = (json_data or {}).get("objects") or []
@@ -59,6 +90,7 @@ def drawing(size: int, pen: int, **canvas: object) -> digits.Drawing:
 
     link = read_link()
     start = link["grid"] if not link["cleared"] else None
+    st.html(TOOLBAR_ABOVE, unsafe_allow_javascript=True)
     shown = guard.guarded_component(
         lambda: st_canvas(
             stroke_width=pen,

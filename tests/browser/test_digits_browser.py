@@ -116,6 +116,86 @@ def test_a_drawing_travels_in_the_link_to_a_fresh_browser(server, browser):
     assert (grid_again, digit_again, image_again) == (grid, digit, image) and digit == "5"
 
 
+TOOLBAR_AT = """([x, y]) => {
+  const host = [...document.querySelectorAll('[data-testid="stMain"] *')].find(
+    el => el.shadowRoot && el.shadowRoot.querySelector('.dc-toolbar'));
+  const hit = host.shadowRoot.elementFromPoint(x, y);
+  return hit ? hit.className || hit.tagName : null;
+}"""
+
+
+def toolbar_on_canvas(page, timeout: float = 10) -> list[str]:
+    """Points of the canvas's top strip (where its toolbar sits when it overlaps) that something
+    other than the drawing surface takes: the toolbar's buttons, visible or not. Looked at until
+    there are none, for at most ``timeout`` seconds (the page settles after it is drawn)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        canvas = page.locator("canvas.upper-canvas").bounding_box()
+        right, top = canvas["x"] + canvas["width"], canvas["y"]
+        taken = []
+        for dx in range(4, 200, 12):
+            for dy in (2, 10, 20, 35):
+                hit = page.evaluate(TOOLBAR_AT, [right - dx, top + dy])
+                if hit is None or "upper-canvas" not in str(hit):
+                    taken.append(f"({dx} px from the right, {dy} px down): {hit}")
+        if not taken or time.monotonic() > deadline:
+            return taken
+        page.wait_for_timeout(250)
+
+
+@pytest.mark.parametrize(
+    "viewport", [(1440, 900, ""), (1280, 720, "?present=1")], ids=["1440", "present-720p"]
+)
+def test_the_toolbar_is_never_on_the_drawing_area(browser, server, viewport):
+    """Before the pointer comes (a touch screen has no hover) and while it is on the canvas, the
+    canvas's toolbar is above the canvas: a touch on the canvas draws, never presses a button."""
+    width, height, query = viewport
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.goto(f"{server}/digits{query}")
+    wait_for_app(page, timeout=120_000)
+    canvas = page.locator("canvas.upper-canvas")
+    canvas.wait_for()
+    page.wait_for_timeout(500)
+    assert toolbar_on_canvas(page) == []  # at rest
+    box = canvas.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_timeout(600)  # the toolbar's transition
+    toolbar = page.locator(".dc-toolbar-card").bounding_box()
+    assert toolbar["y"] + toolbar["height"] <= box["y"], (toolbar, box)
+    tabs = page.get_by_role("tab", name="Draw").bounding_box()
+    assert toolbar["y"] >= tabs["y"] + tabs["height"], (toolbar, tabs)  # and not over the tabs
+    assert toolbar_on_canvas(page) == []
+    screenshot(page, f"digits-toolbar-{width}")
+    context.close()
+
+
+def test_presentation_mode_draws_large_for_a_hall(browser, server):
+    """At 1280×720 presenting: a canvas of 400 px or more filling its column, a pen as wide for
+    it as on the normal canvas, and the answer in words at 32 px or more, all on the first screen."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.goto(f"{server}/digits?present=1")
+    wait_for_app(page, timeout=120_000)
+    page.locator("canvas.upper-canvas").wait_for()
+    canvas = page.locator("canvas.upper-canvas").bounding_box()
+    column = page.locator('[data-testid="stColumn"]', has=page.locator("canvas.upper-canvas")).last
+    assert canvas["width"] >= 400 and canvas["width"] >= 0.9 * column.bounding_box()["width"], canvas
+    assert_canvas_inside_its_column(page)
+    scale = canvas["width"] / 280
+    draw(page, 7, box=tuple(v * scale for v in (60, 30, 150, 220)))
+    shown, _ = prediction_after(page, None)
+    assert shown == "7"
+    answer = page.locator(".digit-answer")
+    assert answer.inner_text().startswith("Read as 7 with")
+    assert float(answer.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")) >= 32
+    for element in (page.locator("canvas.upper-canvas"), answer):
+        box = element.bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 720 and box["x"] + box["width"] <= 1280, box
+    page.screenshot(path=str(SCREENSHOTS / "digits-present-large-720p.png"))
+    context.close()
+
+
 @pytest.fixture(scope="module")
 def digits_page(server, browser_context):
     page = browser_context.new_page()
@@ -229,9 +309,9 @@ def test_teach_mode_adds_an_example(digits_page):
     draw(page, 4)
     prediction_after(page, None)
     page.get_by_role("button", name="This was a 0").click()
-    page.get_by_text("1 example(s) of yours in the training set").wait_for()
+    page.get_by_text("1 example of yours in the training set.").wait_for()
     page.get_by_role("button", name="Forget my examples").click()
-    page.get_by_text("0 example(s) of yours in the training set").wait_for()
+    page.get_by_text("No examples of yours yet").wait_for()
     assert_no_exception_box(page)
 
 

@@ -5,6 +5,8 @@ The drawing canvas is a custom component that AppTest cannot draw on (the browse
 with the mouse); here ``st_canvas`` is replaced by one that returns a replayed pen drawing.
 """
 
+import base64
+import io
 import json
 import re
 import sys
@@ -16,6 +18,7 @@ import pyarrow as pa
 import pytest
 import streamlit as st
 from conftest import assert_no_exception, open_page
+from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from strokes import draw, render_squares, replay  # noqa: E402
@@ -33,14 +36,27 @@ def canvas(monkeypatch):
 
     def st_canvas(**kwargs):
         state.calls.append(kwargs)
-        return SimpleNamespace(image_data=state.image, json_data=state.json)
+        return SimpleNamespace(
+            image_data=state.image, json_data=state.json, _image_data_url=png_url(state.image)
+        )
 
     monkeypatch.setitem(sys.modules, "streamlit_drawable_canvas", SimpleNamespace(st_canvas=st_canvas))
     return state
 
 
+def png_url(image: np.ndarray | None) -> str | None:
+    """``image`` as the canvas sends it: a PNG data URL (pages/_ui/guard.py reads the PNG)."""
+    if image is None:
+        return None
+    out = io.BytesIO()
+    Image.fromarray(np.asarray(image, dtype=np.uint8)).save(out, format="PNG")
+    return "data:image/png;base64," + base64.b64encode(out.getvalue()).decode()
+
+
 def text(at) -> str:
-    return " ".join(e.value for kind in ("caption", "markdown", "info", "warning") for e in getattr(at, kind))
+    """The page's words: captions, markdown, notes and its HTML (the prediction), tags left out."""
+    words = [e.value for kind in ("caption", "markdown", "info", "warning") for e in getattr(at, kind)]
+    return " ".join(words + [re.sub(r"<[^>]+>", " ", e.proto.body) for e in at.get("html")])
 
 
 def test_default_page_invites_a_drawing(canvas):
@@ -49,7 +65,7 @@ def test_default_page_invites_a_drawing(canvas):
     intro = at.markdown[0].value
     assert "exactly as" not in intro and "widened first" in intro  # what the page does, said as it is
     assert any("Draw a digit" in i.value for i in at.info)
-    assert "0 example(s) of yours" in text(at)
+    assert "No examples of yours yet" in text(at) and "(s)" not in text(at)
     assert at.button(key="digits_teach").disabled
 
 
@@ -300,7 +316,7 @@ def test_taught_examples_are_counted(canvas):
     at.session_state["digits_taught"] = [(np.eye(16, dtype=np.uint8), 1), (np.ones((16, 16), np.uint8), 8)]
     at.run()
     assert_no_exception(at)
-    assert "2 example(s) of yours" in text(at)
+    assert "2 examples of yours in the training set." in text(at)
     assert not at.button(key="digits_forget").disabled
 
 
@@ -391,7 +407,9 @@ def test_without_semeion_a_taught_example_is_the_whole_training_set(canvas, monk
         at.session_state["digits_taught"] = [(digits.read_drawing(canvas.image).grid, 0)]
         at.slider(key="digits_k").set_value(1).run()
         assert_no_exception(at)
-        assert "Read as 0 with 100% of the vote" in text(at) and "1 example(s) of yours" in text(at)
+        assert "Read as 0 with 100% of the vote" in text(
+            at
+        ) and "1 example of yours: the only training data." in text(at)
     finally:
         monkeypatch.undo()
         st.cache_data.clear()
