@@ -155,3 +155,87 @@ def render_squares(drawing: dict, size: int = 280, scale: int = 4) -> np.ndarray
     rgba = np.zeros((size, size, 4), dtype=np.uint8)
     rgba[..., 3] = np.asarray(image.resize((size, size), Image.Resampling.BOX))
     return rgba
+
+
+# Digits in the styles people write them, beyond the one path a digit above: each style a
+# (digit, pen path) in the unit box, y downwards.
+STYLES = {
+    "0": (0, PATHS[0]),
+    "1 bare": (1, [[(0.5, 0.04), (0.5, 0.96)]]),
+    "1 with a flag": (1, [[(0.2, 0.3), (0.62, 0.04), (0.62, 0.96)]]),
+    "1 with a flag and a foot": (
+        1,
+        [[(0.25, 0.28), (0.56, 0.04), (0.56, 0.96)], [(0.22, 0.96), (0.9, 0.96)]],
+    ),
+    "2": (2, PATHS[2]),
+    "2 with a loop": (
+        2,
+        [
+            [
+                (0.18, 0.3),
+                (0.3, 0.1),
+                (0.5, 0.04),
+                (0.72, 0.12),
+                (0.8, 0.3),
+                (0.62, 0.52),
+                (0.3, 0.78),
+                (0.12, 0.92),
+                (0.24, 0.99),
+                (0.46, 0.92),
+                (0.48, 0.76),
+                (0.32, 0.72),
+                (0.26, 0.86),
+                (0.55, 0.96),
+                (0.88, 0.93),
+            ]
+        ],
+    ),
+    "3": (3, PATHS[3]),
+    "4 closed": (4, [[(0.66, 0.04), (0.14, 0.66), (0.88, 0.66)], [(0.66, 0.04), (0.66, 0.97)]]),
+    "4 open": (4, [[(0.28, 0.04), (0.16, 0.6), (0.88, 0.6)], [(0.7, 0.04), (0.7, 0.97)]]),
+    "5": (5, PATHS[5]),
+    "6": (6, PATHS[6]),
+    "7": (7, PATHS[7]),
+    "7 with a bar": (7, [[(0.15, 0.06), (0.85, 0.06), (0.45, 0.96)], [(0.38, 0.5), (0.82, 0.5)]]),
+    "8": (8, PATHS[8]),
+    "9": (9, PATHS[9]),
+    "9 with a straight stem": (
+        9,
+        [
+            [
+                (0.78, 0.3),
+                (0.7, 0.08),
+                (0.5, 0.03),
+                (0.28, 0.12),
+                (0.22, 0.3),
+                (0.38, 0.47),
+                (0.62, 0.45),
+                (0.78, 0.3),
+                (0.78, 0.97),
+            ]
+        ],
+    ),
+}
+
+
+def styled(style: str, n: int = 12, size: int = 280) -> list[np.ndarray]:
+    """``n`` drawings of ``style`` (a key of ``STYLES``), each its own position, size, width,
+    slant and stroke width (10 to 28 pixels on a 280-pixel canvas), vertices barely jittered.
+    Deterministic: the same style gives the same drawings."""
+    rng = np.random.default_rng(list(STYLES).index(style))
+    images = []
+    for _ in range(n):
+        height = rng.uniform(0.45, 0.85) * size
+        width = height * rng.uniform(0.5, 0.85)
+        slant = rng.uniform(-0.15, 0.25)
+        stroke = rng.uniform(10, 28) * size / 280
+        room = size - width - abs(slant) * width - 0.04 * size
+        left = rng.uniform(0.02 * size, room) + max(-slant, 0) * width
+        top = rng.uniform(0.02 * size, size - height - 0.02 * size)
+        lines = []
+        for path in STYLES[style][1]:
+            points = np.array(path) + rng.normal(0, 0.012, size=(len(path), 2))
+            x = left + (points[:, 0] + slant * (1 - points[:, 1])) * width
+            lines.append(list(zip(x, top + points[:, 1] * height, strict=True)))
+        images.append(_render(lines, stroke, size))
+    return images
