@@ -223,3 +223,16 @@ def test_right_to_left_characters_in_a_link_are_shown_as_codes(server):
         notes = [alert for alert in shown.alerts if "ignored" in alert]
         assert len(notes) == 1 and "⟨U+202E⟩8=k gnisu ;⟨U+202C⟩" in notes[0], notes
         assert not any(char in notes[0] for char in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def test_a_widget_value_of_the_wrong_kind_counts_as_none(server):
+    """Streamlit deserializes a widget's value before the script runs, with no check that the
+    browser sent the kind the widget sends: a data editor's edits as a JSON value raised inside
+    Streamlit (TypeError), where no page can catch it. The guard makes it count as no value."""
+    with Session(server.url, "knn") as page:
+        first = params(page.run("knn_data=Your+points"))["knn_user_points"][0]
+        page.set_raw("knn_user_editor", json_value='{"added_rows": [{"x1": 1, "x2": 1, "class": 0}]}')
+        page.set_raw("knn_k", string_value="many")
+        shown = page.run()
+        assert not shown.exceptions, log_tail(server)
+        assert params(shown)["knn_user_points"][0] == first
