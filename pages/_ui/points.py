@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from classic.tables import MAX_COORDINATE, parse_points_csv, points_problem
+from classic.tables import COORDINATES, MAX_COORDINATE, parse_points_csv, points_problem
 from classic.viz import theme
 from pages._ui import guard, url
 from pages._ui.downloads import table_csv
@@ -63,9 +63,7 @@ def decode_points(text: str, n_classes: int) -> Points:
         if len(parts) != 3 or not 0 <= c < n_classes:
             raise ValueError(f"point {k + 1} is not class_x1_x2 with a class from 0 to {n_classes - 1}")
         if not (np.isfinite([a, b]).all() and max(abs(a), abs(b)) <= MAX_COORDINATE):
-            raise ValueError(
-                f"point {k + 1} has a coordinate that is not a number within ±{MAX_COORDINATE:g}"
-            )
+            raise ValueError(f"point {k + 1}: {COORDINATES}")  # a points file's words
         X[k], y[k] = (a, b), c
     return X.round(DECIMALS), y
 

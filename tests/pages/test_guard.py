@@ -80,3 +80,18 @@ def test_the_points_a_link_carries_stay_well_under_32_kb():
 
     X = np.full((MAX_URL_POINTS, 2), -(MAX_COORDINATE - 0.01))
     assert len(encode_points(X, np.full(MAX_URL_POINTS, 4))) < 8_000
+
+
+def test_every_way_points_arrive_says_a_coordinate_limit_in_the_same_words():
+    import numpy as np
+
+    from classic.tables import COORDINATES, parse_points_csv, points_problem
+    from pages._ui.points import decode_points
+
+    with pytest.raises(ValueError) as from_file:
+        parse_points_csv(b"x1,x2,label\n0,0,a\n1e308,1,b\n")
+    with pytest.raises(ValueError) as from_link:
+        decode_points("0_0_0~1_1e308_1", 2)
+    from_table = points_problem(np.array([[0, 0], [1e308, 1]]), np.array([0, 1]), 2)
+    for message in (str(from_file.value), str(from_link.value), from_table):
+        assert message.endswith(COORDINATES), message
