@@ -42,17 +42,30 @@ def natural_width(source: str) -> float:
     return float(found.group(1)) if found else 1.0
 
 
+# Streamlit draws a graphviz chart's text at 0.6 rem (12 px when presenting) whatever the DOT says,
+# scaled with the drawing: drawn at 1.5 × its layout width (or more), it reads at 18 px.
+PROJECTOR_SCALE = 1.6  # a margin over 1.5: the browser lays out a little narrower than dot
+PROJECTOR_WIDTH = 920  # px: the main column at 1280×720 with the presenting sidebar
+
+
 def post_beside_id3(X: Any, y: Any, names: Sequence[str], record: Any) -> None:
-    """Arya's data: the post's hand-drawn tree and ID3's side by side, ``record``'s path outlined in both."""
+    """Arya's data: the post's hand-drawn tree and ID3's, ``record``'s path outlined in both, at one scale:
+    side by side, or one above the other when presenting (large enough to read at the back)."""
     with st.container(border=True):
         st.markdown(lesson.ARYA_HEADING)
         trees = lesson.arya_trees(X, y, names)
         dots = [tree_export.to_dot(tree, highlight=record).source for _, tree in trees]
-        # Columns as wide as the drawings: both are drawn at one scale, boxes and text alike.
-        columns = st.columns([natural_width(dot) for dot in dots])
-        for column, (title, tree), dot in zip(columns, trees, dots, strict=True):
-            column.markdown(f"{title}: {lesson.tree_caption(tree, X, y)}")
-            column.graphviz_chart(dot, width="stretch")
+        widths = [natural_width(dot) for dot in dots]
+        if present.is_on():
+            places = [
+                st.columns([PROJECTOR_SCALE * w, max(PROJECTOR_WIDTH - PROJECTOR_SCALE * w, 1)])[0]
+                for w in widths
+            ]
+        else:  # columns as wide as the drawings: both are drawn at one scale
+            places = st.columns(widths)
+        for place, (title, tree), dot in zip(places, trees, dots, strict=True):
+            place.markdown(f"{title}: {lesson.tree_caption(tree, X, y)}")
+            place.graphviz_chart(dot, width="stretch")
         st.caption(lesson.arya_note(*(tree for _, tree in trees)))
 
 

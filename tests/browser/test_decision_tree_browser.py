@@ -148,6 +148,12 @@ def test_presentation_mode_fits_the_tree_and_controls_in_1280x720(server, browse
     )
     assert sizes and min(sizes) >= 18 * 0.95  # labels readable from the back of the room
     assert shown(root) == 10
+    made = data(root)["steps"][9]  # the split the view rests on, its score large enough for the back row
+    headline = root.locator("#headline")
+    assert (
+        headline.inner_text() == f"{made['rows'][made['chosen']][0]}: gain {made['rows'][made['chosen']][-1]}"
+    )
+    assert headline.evaluate("(e) => parseFloat(getComputedStyle(e).fontSize)") >= 32
     page.keyboard.press("ArrowRight")  # the player has the keyboard on load: no click first
     assert shown(root) == 11
     page.screenshot(path=str(screenshot(page, "decision-tree-present-720p")), full_page=False)
