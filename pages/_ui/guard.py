@@ -108,9 +108,8 @@ def table_edits(edits: Any, rows: int, what: str = "table") -> str | None:
     )
     if not (isinstance(added, list) and isinstance(edited, dict) and isinstance(deleted, list)):
         return f"the {what}'s edits from the browser are not a table's edits"
-    if not all(isinstance(row, dict) for row in added) or not all(
-        isinstance(row, dict) for row in edited.values()
-    ):
+    rows_ok = all(isinstance(row, dict) for row in [*added, *edited.values()])
+    if not rows_ok or not all(isinstance(i, int) and not isinstance(i, bool) for i in deleted):
         return f"the {what}'s edits from the browser are not a table's edits"
     if len(edited) > rows or len(deleted) > rows:
         return f"the {what}'s edits name rows it does not have"

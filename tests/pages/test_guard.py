@@ -59,6 +59,7 @@ def test_edits_beyond_the_points_limit_are_refused_before_they_are_applied():
         {"edited_rows": []},
         {"added_rows": [3]},
         {"deleted_rows": list(range(99))},
+        {"deleted_rows": [[1]]},
     ):
         assert guard.table_edits(hostile, 10), hostile
 

@@ -127,6 +127,8 @@ def test_a_k_from_the_player_is_checked(server, k):
         assert not shown.exceptions, (k, log_tail(server))
         slider = next(e.slider for e in shown.of("slider") if e.slider.id.endswith("-knn_k"))
         assert slider.min <= slider.value[0] <= slider.max
+        if k in ("abc", -5, "Infinity"):
+            assert "k \\= " in shown.text, shown.text  # the note (a toast) names what was not used
 
 
 @pytest.mark.parametrize(
