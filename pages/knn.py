@@ -59,6 +59,7 @@ if len(X) < 2 or len(np.unique(y_raw)) < 2:
     url.stop()
 classes, y_all = np.unique(y_raw, return_inverse=True)
 class_names = [f"class {c}" for c in classes]
+axes = lesson.axis_titles(name)  # the features' names where the data set has them
 with st.sidebar:
     metric = st.selectbox("Metric", METRICS, key="knn_metric", **bound)
     p = st.slider(
@@ -104,7 +105,7 @@ with right:
     st.table(neighbours, hide_index=True, height=min(35 * k + 38, 160 if present.is_on() else 250))
     st.caption(f"Training accuracy at k = {k}: {model.score(Xs, y):.1%} · {len(X)} points")
     title = f"k = {k}, {metric}, {weights} weights, scaling {scaling}"
-    png = lambda: view.regions_png(X, y, model, scale, offset, class_names, title)  # noqa: E731 (built on click)
+    png = lambda: view.regions_png(X, y, model, scale, offset, class_names, title, axes)  # noqa: E731 (built on click)
     st.download_button("Map for slides (PNG)", png, "knn-regions.png", "image/png", key="knn_png")
     st.download_button("Points (CSV)", lambda: view.points_csv(X_all, y_raw), "knn-points.csv", key="knn_csv")
 with left:
@@ -113,7 +114,7 @@ with left:
     far = k > fields["fullK"]
     winners = server_map(X, y, scale, offset, params, X_all) if far else None
     mode = "add" if yours and st.session_state.get("knn_add") else "query"
-    shown = dict(mode=mode, present=present.is_on(), **fields)
+    shown = dict(mode=mode, present=present.is_on(), xlabel=axes[0], ylabel=axes[1], **fields)
     header = view.player_header(
         X, y, class_names, model, (scale, offset), query, (X_all[dropped], y_all[dropped]), **shown
     )
@@ -137,7 +138,7 @@ if accuracy_tab.open:
 if tree_tab.open and not kd_ok:
     tree_tab.info(lesson.KDTREE_METRICS)
 elif tree_tab.open:
-    shown = kdtree(X, y, scale, offset, query, k, minkowski_p(metric, p), class_names)
+    shown = kdtree(X, y, scale, offset, query, k, minkowski_p(metric, p), class_names, axes)
     present.chart(tree_tab, shown.spec, width="stretch", alt=lesson.KDTREE_ALT)
     tree_tab.metric("Distances measured for this query", f"{shown.measured} of {len(X)}")
     tree_tab.markdown(lesson.pruning_note(shown.measured, shown.pruned, len(X), k, scaling != "none"))

@@ -217,7 +217,9 @@ def player_header(
     }
 
 
-def regions_png(X, y, model: KNNClassifier, scale, offset, class_names: list[str], title: str) -> bytes:
+def regions_png(
+    X, y, model: KNNClassifier, scale, offset, class_names: list[str], title: str, axes=("x₁", "x₂")
+) -> bytes:
     """The decision regions as a PNG for slides (matplotlib: called only when a download is clicked)."""
     from classic.viz.common import legend_outside, new_figure, scatter_classes, to_bytes
     from classic.viz.theme import TIE, class_colors, light, rgb
@@ -238,7 +240,7 @@ def regions_png(X, y, model: KNNClassifier, scale, offset, class_names: list[str
     scatter_classes(ax, X, y, class_names)
     if tied.any():  # greyed: a tied vote, won by the nearest tied neighbour's class
         ax.scatter([], [], marker="s", s=80, c=[light(TIE, 0.35)], label="tied vote (greyed)")
-    ax.set(xlabel="$x_1$", ylabel="$x_2$", title=title)
+    ax.set(xlabel=axes[0], ylabel=axes[1], title=title)
     legend_outside(ax)
     return to_bytes(fig)
 
@@ -316,7 +318,9 @@ class KDTreeView:
     decisions: Any  # a pandas DataFrame, one row per split met on the way back
 
 
-def kdtree_view(X, y, scale, offset, query, k: int, p: float, class_names: list[str]) -> KDTreeView:
+def kdtree_view(
+    X, y, scale, offset, query, k: int, p: float, class_names: list[str], axes=("x₁", "x₂")
+) -> KDTreeView:
     """The k-d tree on the scaled points and the query's search through it: its drawing (Vega-Lite
     spec) with the cells searched and pruned, and the notes' test at every split as a table."""
     tree = KDTree((X - offset) / scale)
@@ -326,7 +330,7 @@ def kdtree_view(X, y, scale, offset, query, k: int, p: float, class_names: list[
     pruned = [_rescaled_box(box, scale, offset) for box in found.pruned]
     ball = _ball((query - offset) / scale, float(found.distances[-1]), p) * scale + offset
     parts = (splits, pruned, found.measured, ball)
-    spec = kdtree_chart(X, y, parts, query, found.indices, class_names, frame)
+    spec = kdtree_chart(X, y, parts, query, found.indices, class_names, frame, axes=axes)
     return KDTreeView(
         spec, len(found.measured), len(pruned), tree.depth_, decision_table(found.decisions, scale, offset)
     )
@@ -366,7 +370,9 @@ def decision_table(decisions, scale, offset):
     return pd.DataFrame(rows, columns=["depth", "split", "|t − x|", "best so far", "far side"])
 
 
-def kdtree_chart(X, y, parts, query, neighbours, class_names: list[str], box, max_depth: int = 12) -> dict:
+def kdtree_chart(
+    X, y, parts, query, neighbours, class_names: list[str], box, max_depth: int = 12, axes=("x₁", "x₂")
+) -> dict:
     """The k-d tree's cells and the query's search over ``box`` ((x₁ range), (x₂ range)): a
     Vega-Lite spec, as wide as the page (a ball is round only where the axes' units are).
 
@@ -407,8 +413,12 @@ def kdtree_chart(X, y, parts, query, neighbours, class_names: list[str], box, ma
     )
     near = pd.DataFrame({"x": X[neighbours, 0], "y": X[neighbours, 1]})
     colours = alt.Scale(domain=class_names, range=class_colors(len(class_names)))
-    x = alt.X("x:Q", title="x₁", scale=alt.Scale(zero=False, nice=False, domain=[float(v) for v in box[0]]))
-    y_ = alt.Y("y:Q", title="x₂", scale=alt.Scale(zero=False, nice=False, domain=[float(v) for v in box[1]]))
+    x = alt.X(
+        "x:Q", title=axes[0], scale=alt.Scale(zero=False, nice=False, domain=[float(v) for v in box[0]])
+    )
+    y_ = alt.Y(
+        "y:Q", title=axes[1], scale=alt.Scale(zero=False, nice=False, domain=[float(v) for v in box[1]])
+    )
     background = (
         alt.Chart(cells)
         .mark_rect(stroke=None)

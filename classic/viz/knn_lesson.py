@@ -27,6 +27,8 @@ CLUSTERS = "Gaussian clusters around a circle"
 UNSCALED = "Weight and height (unscaled)"
 YOURS = "Your points"
 DATA_NAMES = (POST, CLUSTERS, "Concentric circles", "Moons", "XOR", "Spiral", UNSCALED, YOURS)
+# The axes' names where the data set gives its features a meaning (else x₁ and x₂).
+AXES = {UNSCALED: ("x₁: weight", "x₂: height")}
 MANY_CLASSES = (CLUSTERS, "Spiral")  # the data sets whose number of classes can be chosen
 # The page's first view (its other controls start at the first entry of their menus).
 DEFAULTS = {"points": 100, "classes": 3, "seed": 0, "k": 8, "p": 3.0, "h": 1.0}
@@ -34,6 +36,11 @@ SCALERS = {"none": None, "min-max": MinMaxScaler, "standardise": StandardScaler}
 QUERY_LIMIT = 1e6  # a query beyond ±1e6 on an axis is clipped: squared distances would overflow float32
 # Where the query starts: the post's own query for its data, else the middle of the data.
 DEFAULT_QUERY = {POST: (-3.0, 0.0), "Moons": (0.5, 0.25), "XOR": (0.5, 0.5)}
+
+
+def axis_titles(name: str) -> tuple[str, str]:
+    """The names of the map's two axes on the data set ``name``."""
+    return AXES.get(name, ("x₁", "x₂"))
 
 
 def start_query(name: str) -> dict[str, float]:

@@ -456,3 +456,27 @@ def test_the_k_d_tree_tab_shows_the_search_with_the_notes_test_and_no_arrows():
     assert any(f"never entered **{pruned}** cells" in m.value for m in at.markdown)
     tie = open_page("knn", params={"knn_k": "100"})  # 50 + 50: every vote ties
     assert tie.metric[0].delta.startswith("a tie") and tie.metric[0].proto.direction == 2  # NONE: no arrow
+
+
+def test_weight_and_height_name_their_axes_in_the_player_and_the_k_d_tree():
+    """Issue 26 (15): the unscaled data's axes are weight and height, not x₁ and x₂."""
+    names = lesson.axis_titles(lesson.UNSCALED)
+    assert "weight" in names[0] and "height" in names[1]
+    at = open_page("knn", params={"knn_data": lesson.UNSCALED, "knn_tab": "k-d tree"})
+    assert_no_exception(at)
+    header, _ = payload(at)
+    assert (header["xlabel"], header["ylabel"]) == names
+    specs = [json.loads(chart.proto.spec) for chart in at.get("vega_lite_chart")]
+    titles = {(s["encoding"]["x"].get("title"), s["encoding"]["y"].get("title")) for s in _layers(specs)}
+    assert names in titles
+    at.selectbox(key="knn_data").set_value("Moons").run()
+    header, _ = payload(at)
+    assert (header["xlabel"], header["ylabel"]) == ("x₁", "x₂")
+
+
+def _layers(specs):
+    """Every (sub)spec with an x and a y encoding."""
+    for spec in specs:
+        yield from _layers(spec.get("layer", []))
+        if "x" in spec.get("encoding", {}) and "y" in spec.get("encoding", {}):
+            yield spec
