@@ -325,6 +325,9 @@ def walk_context(walk_server):
         yield context
 
 
+# The limit grows with the walk (an on-demand walk of thousands of actions is long, not hung):
+# 5 s an action is several times the slowest rerun seen on a loaded machine.
+@pytest.mark.timeout(max(300, 5 * STEPS * len(SEEDS)))
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("path", PAGES)
 def test_a_random_walk_finds_no_error(walk_server, walk_context, path, mode):
