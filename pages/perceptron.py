@@ -55,6 +55,9 @@ model = compute("Perceptron", X, y, **params)
 bound = compute("mistake_bound", X, y) if len(NAMES) == 2 else None  # Novikoff's is for two classes
 verdict = viz.verdict(model, bound)
 every, no_line, general, size = st.tabs(TABS, key="pc_tab", on_change="rerun", bind="query-params")
+# The player's frame is in the link (?pc_frame=) and starts it; kept on every tab, so that new
+# data chosen on another tab takes the old data's frame out of the link.
+frame = linked_frame("pc_frame", "pc_player", model.n_updates_, 0, model.weights_history_.tobytes())
 
 if every.open:
     # Presenting, the player takes the page's width (its status and legend beside the plot) and
@@ -64,8 +67,7 @@ if every.open:
     else:
         stage, beside = every.columns([3, 2])
         below = beside
-    with stage:  # the player's frame is in the link (?pc_frame=) and starts it
-        frame = linked_frame("pc_frame", "pc_player", model.n_updates_, 0, model.weights_history_.tobytes())
+    with stage:
         data = viz.player_data(X, y, model, NAMES, verdict, present=present.is_on(), start=frame)
         frame_player("perceptron_player.html", "pc_player", "pc_frame", data)
     with beside:  # the verdict once the player has shown the last update (it answers a Try-this question)

@@ -31,3 +31,19 @@ def test_a_slider_moved_twice_quickly_brings_no_link_note():
 def test_a_bad_value_in_the_link_is_still_noted_on_the_first_run():
     at = open_page("decision-tree", params={"tree_depth": "abc"})
     assert any("`tree_depth=abc`" in i.value for i in at.info if "could not be used" in i.value)
+
+
+def test_new_perceptron_data_on_another_tab_takes_the_old_frame_out_of_the_link():
+    """Walk seed 2, /perceptron?present=1, step 55: frame 72 in the link, new data chosen on
+    another tab (the player's tab not drawn) left pc_frame=72 in the URL; a reload (or the link
+    shared) then noted "ignored pc_frame=72 … using 41"."""
+    at = open_page("perceptron", params={"pc_frame": "5"})
+    assert at.query_params["pc_frame"] == "5"
+    at.query_params["pc_tab"] = "When no line will do"
+    at.session_state["pc_tab"] = "When no line will do"
+    at.run()
+    at.number_input(key="pc_seed").set_value(3).run()  # new points, 'Every update' not shown
+    assert_no_exception(at)
+    assert "pc_frame" not in at.query_params
+    again = open_page("perceptron", params=dict(at.query_params))  # the link opened anew
+    assert not [i.value for i in again.info if "could not be used" in i.value]
