@@ -182,3 +182,28 @@ def test_a_large_table_is_evaluated_on_a_sample_and_the_toggle_says_so():
     y = np.where(X[:, 0] < "2", "a", "b")
     result = lesson.evaluate(X[:3000], y[:3000], [f"c{j}" for j in range(7)], {}, 0.25, 0)
     assert len(result.cv_unpruned) == 5 and len(result.cv_pruned) == 5 and len(result.curve_sizes) == 10
+
+
+def test_the_player_steps_in_nats_are_the_bits_times_ln_2():
+    X, y, names = datasets.load_play_tennis()
+    model = id3.ID3().fit(X, y, names)
+    bits, nats = figures.player_steps(model), figures.player_steps(model, math.e)
+    for b, n in zip(bits, nats, strict=True):
+        assert n["header"][1:] == [h.replace("bits", "nats") for h in b["header"][1:]]
+        assert n["chosen"] == b["chosen"] and [r[0] for r in n["rows"]] == [r[0] for r in b["rows"]]
+        for rb, rn in zip(b["rows"], n["rows"], strict=True):
+            assert [float(v) for v in rn[1:]] == pytest.approx(
+                [float(v) * math.log(2) for v in rb[1:]], abs=1e-4
+            )
+
+
+def test_the_regions_legend_is_above_the_plot_and_the_boxes_have_their_own_fill_scale():
+    X, y = datasets.moons(60, 0.1, 0)
+    X, y, names = lesson.point_table(X, y)
+    spec = figures.regions_spec(id3.ID3().fit(X, y, names), X, y, 0)
+    boxes, points = spec["layer"]
+    assert spec["resolve"]["scale"]["fill"] == "independent"  # shared, the boxes' (no legend) hid it
+    assert boxes["encoding"]["fill"]["legend"] is None
+    assert points["encoding"]["color"]["legend"]["orient"] == "top"
+    assert points["encoding"]["shape"]["legend"] == points["encoding"]["color"]["legend"]  # one legend
+    assert points["params"][0]["select"]["nearest"] is True  # a click beside the points picks the nearest
