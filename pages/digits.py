@@ -116,14 +116,16 @@ if data is not None and evaluation_tab.open:
         c1.metric("Plain k-NN, k = 1 (the post: 89%)", f"{rungs[0][1]:.1%}")
         spread = f"range {mine[:, k - 1].min():.1%} – {mine[:, k - 1].max():.1%}"
         c2.metric(f"Your settings, k = {k}", f"{mine[:, k - 1].mean():.1%}", spread, delta_color="off")
-        chart = view.accuracy_chart(shared.KS, curves, k, 280 if projector else 340)
+        # The height is the whole figure's: presenting, its 18 px legend and axes take more of it.
+        chart = view.accuracy_chart(shared.KS, curves, k, 440 if projector else 340)
         present.chart(st, chart, alt="Test accuracy against k from 1 to 50, one line per setting")
         png = lambda: view.accuracy_png(shared.KS, curves)  # noqa: E731  (built only when clicked)
         st.download_button("Download figure (PNG)", png, "digits-accuracy.png", key="digits_acc_download")
         truth, guess = data[1][test[0]], predicted[0, k - 1]  # the first shuffle
         matrix = evaluation.confusion_matrix(truth, guess, range(10))
         alt = f"Confusion matrix of your settings at k = {k} on the first shuffle"
-        present.chart(st, view.confusion_chart(matrix), width="content", alt=alt)
+        confusion = view.confusion_chart(matrix, 52 if projector else 34)  # presenting: as wide as the text
+        present.chart(st, confusion, width="content", alt=alt)
         st.markdown(
             f"**Test digits it got wrong** ({np.sum(guess != truth)} of 793, first shuffle), *true → read as*"
         )

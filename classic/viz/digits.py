@@ -138,7 +138,13 @@ def vote_chart(share: Sequence[float], winner: int, height: int = 240) -> dict:
         "padding": {"left": 14, "top": 5, "right": 5, "bottom": 5},  # the axis title at 18 px
         "mark": {"type": "bar"},
         "encoding": {
-            "x": {"field": "digit", "type": "ordinal", "axis": {"labelAngle": 0}, "sort": None},
+            # Every digit labelled, however narrow the column (Vega drops overlapping labels).
+            "x": {
+                "field": "digit",
+                "type": "ordinal",
+                "axis": {"labelAngle": 0, "labelOverlap": False},
+                "sort": None,
+            },
             "y": {
                 "field": "share",
                 "type": "quantitative",
@@ -293,8 +299,9 @@ def ladder_chart(rungs: Sequence[tuple[str, float]]) -> dict:
     }
 
 
-def confusion_chart(matrix: np.ndarray) -> dict:
-    """Vega-Lite heat map of a 10 × 10 confusion matrix (rows: true digit), counts in the cells."""
+def confusion_chart(matrix: np.ndarray, cell: int = 34) -> dict:
+    """Vega-Lite heat map of a 10 × 10 confusion matrix (rows: true digit), counts in the cells,
+    each ``cell`` pixels wide."""
     matrix = np.asarray(matrix)
     rows = [
         {"true": str(i), "predicted": str(j), "count": int(c)} for (i, j), c in np.ndenumerate(matrix) if c
@@ -302,8 +309,8 @@ def confusion_chart(matrix: np.ndarray) -> dict:
     dark = {"test": f"datum.count > {matrix.max() / 3}", "value": light(INK, 1.0)}
     return {
         "data": {"values": rows},
-        "width": {"step": 34},
-        "height": {"step": 30},
+        "width": {"step": cell},
+        "height": {"step": round(cell * 0.88)},
         "encoding": {
             "x": {"field": "predicted", "type": "ordinal", "title": "read as", "axis": {"labelAngle": 0}},
             "y": {"field": "true", "type": "ordinal", "title": "true digit"},

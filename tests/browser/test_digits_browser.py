@@ -196,6 +196,52 @@ def test_presentation_mode_draws_large_for_a_hall(browser, server):
     context.close()
 
 
+AXIS_TEXTS = """(title) => {
+  const axis = [...document.querySelectorAll('[data-testid="stMain"] g[aria-label]')].find(
+    g => g.getAttribute('aria-label').includes(title));
+  return axis ? [...axis.querySelectorAll('text')].map(t => {
+    const r = t.getBoundingClientRect();
+    return {text: t.textContent, top: r.top, size: parseFloat(getComputedStyle(t).fontSize)};
+  }) : null;
+}"""
+
+
+def axis_texts(page, title: str, timeout: float = 60) -> list[dict]:
+    """The texts (tick labels and title) of the chart axis whose description names ``title``."""
+    deadline = time.monotonic() + timeout
+    while (found := page.evaluate(AXIS_TEXTS, title)) is None and time.monotonic() < deadline:
+        page.wait_for_timeout(250)
+    assert found is not None, f"no axis {title!r}"
+    return found
+
+
+def test_presenting_the_figures_are_readable_and_whole(browser, server):
+    """1280×720 presenting: the vote labels every digit, the accuracy plot is tall enough to tell the
+    lines apart, the confusion matrix is as wide as its text; labels ≥ 18 px; nothing sideways."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.goto(f"{server}/digits?present=1")
+    wait_for_app(page, timeout=120_000)
+    page.locator("canvas.upper-canvas").wait_for()
+    draw(page, 7, box=(130, 60, 230, 340))
+    assert prediction_after(page, None)[0] == "7"
+    digits_shown = {t["text"] for t in axis_texts(page, "X-axis titled 'digit'")}
+    assert {str(d) for d in range(10)} <= digits_shown, digits_shown
+    page.goto(f"{server}/digits?present=1&digits_tab=Evaluation")
+    wait_for_app(page, timeout=120_000)
+    ticks = [t for t in axis_texts(page, "Y-axis titled 'test accuracy'", 180) if t["text"].endswith("%")]
+    assert max(t["top"] for t in ticks) - min(t["top"] for t in ticks) >= 180, ticks  # was 64 px
+    assert min(t["size"] for t in ticks) >= 18
+    matrix = page.locator('[data-testid="stVegaLiteChart"]').last.bounding_box()
+    assert matrix["width"] >= 500, matrix  # was 390 px: 10 cells of 34 px
+    sideways = page.evaluate(
+        "() => document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth"
+    )
+    assert sideways <= 0
+    page.screenshot(path=str(SCREENSHOTS / "digits-present-evaluation-720p.png"))
+    context.close()
+
+
 @pytest.fixture(scope="module")
 def digits_page(server, browser_context):
     page = browser_context.new_page()
