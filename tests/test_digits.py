@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from strokes import drawings, render_squares
+from strokes import STYLES, drawings, render_squares, styled
 
 from classic import datasets, digits
 from classic._validation import NotFittedError
@@ -371,3 +371,36 @@ def contrast(a: str, b: str) -> float:
 
     high, low = sorted((luminance(a), luminance(b)), reverse=True)
     return (high + 0.05) / (low + 0.05)
+
+
+@pytest.fixture(scope="module")
+def default_model(semeion):
+    return digits.default_model(*semeion)
+
+
+# Styles the page's default model reads right less than 90% of the time (16 variations each,
+# measured): Semeion's writers slanted their 1s with a long flag reaching half-way down and wrote
+# 7s with a bar over a near-vertical stem, so an upright 1 with a short flag, stretched to fill the
+# 16×16 box, has a 7's flat bar; a narrow 7 with a thin pen keeps a one-cell bar (a flagged 1);
+# a thick pen closes an open 4's top (a 9). Neither the box (aspect kept or widened), the
+# threshold, the stroke thickness (thinned and redrawn), k nor an upright copy of Semeion fixed
+# these without breaking others (issue 26, item A): they stay marked until one does.
+STILL_MISREAD = {"1 with a flag": "read as 7", "4 open": "read as 9", "7": "read as 1"}
+
+
+@pytest.mark.parametrize(
+    "style",
+    [
+        pytest.param(name, marks=pytest.mark.xfail(reason=STILL_MISREAD[name], strict=True))
+        if name in STILL_MISREAD
+        else name
+        for name in STYLES
+    ],
+)
+def test_each_common_style_is_read_right_in_nine_of_ten_drawings(default_model, style):
+    """Each style (tests/strokes.py), drawn 16 ways (position, size, width, slant, pen): ≥ 90% read right."""
+    digit = STYLES[style][0]
+    readings = [digits.read_drawing(image) for image in styled(style, 16)]
+    assert all(reading.ok for reading in readings)
+    predicted = default_model.predict(np.array([r.grid.ravel() for r in readings]))
+    assert np.mean(predicted == digit) >= 0.9, np.bincount(predicted, minlength=10)
