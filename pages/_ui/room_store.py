@@ -34,6 +34,8 @@ from pages._ui.rooms import CHOOSE, PhoneView, Question, Room, RoomError, Round
 
 Clock = Callable[[], float]
 DEFAULT_DIR = Path(__file__).resolve().parents[2] / "data" / "classes"
+_shared: RoomStore | None = None
+_shared_lock = threading.Lock()
 
 
 class RoomStore:
@@ -53,6 +55,7 @@ class RoomStore:
 
     def open_room(self) -> tuple[str, str]:
         """Open a room: its code (for the class) and its teacher key (for the teacher only)."""
+        self.purge_expired()  # a teacher opening a class is rare enough to tidy up the store
         key = rooms.new_key()
         now = self.clock()
         for _ in range(20):
@@ -652,3 +655,23 @@ def open_store(
         raise ValueError(f"CLASSIC_CLASS_STORE must be a redis:// URL (or unset for SQLite), got {url!r}")
     folder = Path(directory or os.environ.get("CLASSIC_CLASS_DIR") or DEFAULT_DIR)
     return SQLiteStore(folder / "classes.sqlite3", clock)
+
+
+def shared_store() -> RoomStore:
+    """The server's one store, opened on first use and shared by every session (thread)."""
+    global _shared
+    with _shared_lock:
+        if _shared is None:
+            _shared = open_store()
+        return _shared
+
+
+def unavailable_errors() -> tuple[type[BaseException], ...]:
+    """The errors of a store that cannot be reached (a Redis down, a SQLite file locked for too
+    long): a page shows "try again" for them instead of a traceback."""
+    errors: tuple[type[BaseException], ...] = (sqlite3.Error, OSError)
+    try:
+        import redis
+    except ImportError:
+        return errors
+    return (*errors, redis.RedisError)

@@ -44,6 +44,10 @@ _QUESTION_ID = re.compile(r"[A-Za-z0-9_.:/-]{1,80}")
 # Unicode categories removed from a nickname: controls, format characters (which include the
 # bidi overrides and zero-width joiners), separators other than the space, private use, unassigned.
 _STRIPPED = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+# A refusal never echoes what was sent: the page shows it as Markdown, and a phone can send anything.
+_NOT_A_CODE = (
+    f"That is not a room code: a room code is {CODE_LENGTH} letters and digits, as shown on the projector."
+)
 
 
 class RoomError(ValueError):
@@ -157,13 +161,10 @@ def key_matches(key: Any, digest: str) -> bool:
 def check_code(raw: Any) -> str:
     """A room code as typed or linked: spaces and case forgiven, look-alikes refused."""
     if not isinstance(raw, str):
-        raise RoomError("A room code is 5 letters and digits, as shown on the projector.")
+        raise RoomError(_NOT_A_CODE)
     code = "".join(raw.split()).upper()
     if len(code) != CODE_LENGTH or any(c not in ALPHABET for c in code):
-        raise RoomError(
-            f"“{_shown(raw)}” is not a room code: a room code is {CODE_LENGTH} letters and digits, "
-            "as shown on the projector."
-        )
+        raise RoomError(_NOT_A_CODE)
     return code
 
 
@@ -185,9 +186,7 @@ def check_nickname(raw: Any) -> str:
     kept = "".join(c for c in unicodedata.normalize("NFC", raw) if unicodedata.category(c) not in _STRIPPED)
     name = " ".join(kept.split())
     if len(name) > MAX_NICKNAME:
-        raise RoomError(
-            f"A nickname has at most {MAX_NICKNAME} characters; “{_shown(name)}” has {len(name)}."
-        )
+        raise RoomError(f"A nickname has at most {MAX_NICKNAME} characters (this one has {len(name)}).")
     return name
 
 
@@ -254,9 +253,3 @@ def counts(choices: Sequence[int], n: int) -> tuple[int, ...]:
         if 0 <= c < n:
             tally[c] += 1
     return tuple(tally)
-
-
-def _shown(text: str, limit: int = 24) -> str:
-    """A refused value quoted in a message: printable, and short."""
-    clean = "".join(c if c.isprintable() else "?" for c in text[:limit])
-    return clean + ("…" if len(text) > limit else "")
