@@ -36,6 +36,8 @@ if __name__ == "__main__":  # Streamlit runs this file as the script of every pa
         ),
         st.Page("pages/digits.py", title="Digits", icon=":material/draw:", url_path="digits"),
         st.Page("pages/compare.py", title="Compare", icon=":material/compare:", url_path="compare"),
+        # A student's phone opens it from the projector's class code; not in the menu.
+        st.Page("pages/join.py", title="Join a class", url_path="join", visibility="hidden"),
     ]
 
     page = st.navigation(PAGES)

@@ -351,7 +351,10 @@ def test_url_fuzz(name):
         if messages:
             failures.append(f"run {run}: {messages[0]} (from {_culprits(name, params)})")
             continue
-        noted += any("could not be used" in info.value for info in at.info)
+        note = any("could not be used" in info.value for info in at.info)
+        # /join's one link value is the room code: "", nan and inf (dropped by home, which the
+        # link opens first here) leave no code to refuse; any other code is refused with a note.
+        noted += note or (name == "join" and params.get("room") in ("", "nan", "inf", "-inf"))
         for text in _rendered_text(at):
             visible = _outside_code_spans(text)
             injected = [marker for marker in INJECTED if marker in visible]

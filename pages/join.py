@@ -1,0 +1,145 @@
+"""Join a class: the page a student's phone opens from the projector's code or link.
+
+``/join?room=CODE`` joins the teacher's room and follows it: "waiting for the teacher", then the
+question with a big button per choice (one tap answers, another tap changes the answer until the
+reveal), then right or wrong and why. The page reads the room every two seconds (a fragment);
+everything the phone sends goes through the store, which checks it (pages/_ui/rooms.py).
+"""
+
+import streamlit as st
+
+from pages._ui import room_store, rooms, url
+from pages._ui.shell import ensure_app_shell
+from pages._ui.url import escape_markdown
+
+ensure_app_shell()
+
+# A phone page: no sidebar, no header bar, big buttons, no side padding.
+st.html(
+    """<style>
+[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stHeader"],
+[data-testid="stExpandSidebarButton"] { display: none !important; }
+[data-testid="stMainBlockContainer"] { padding: 1rem 1rem 2rem; max-width: 40rem; }
+h1 { font-size: 1.8rem !important; }
+.st-key-join_choices button { min-height: 3.6rem; font-size: 1.25rem; }
+.st-key-join_choices button p { font-size: 1.25rem; }
+</style>"""
+)
+
+_PHONE = "join_phone"  # this session's random phone id: the only identity a class keeps
+_ERROR = "join_error"
+store = room_store.shared_store()
+phone = st.session_state.setdefault(_PHONE, rooms.new_phone_id())
+
+
+def attempt(action, *args):
+    """Run a store action; a refusal or an unreachable store becomes a message, not a traceback."""
+    try:
+        return action(*args)
+    except rooms.RoomError as error:
+        st.session_state[_ERROR] = str(error)
+    except room_store.unavailable_errors():
+        st.session_state[_ERROR] = "The class cannot be reached right now: try again in a moment."
+    return None
+
+
+def _valid(code: str) -> bool:
+    try:
+        rooms.check_code(code)
+    except rooms.RoomError:
+        return False
+    return True
+
+
+def choose(code: str, choice: int) -> None:
+    attempt(store.answer, code, phone, choice)
+
+
+st.title("Join the class")
+live = st.container()  # the room, filled below once the code is read
+linked = st.query_params.get("room", "")
+# The code is the link's `room` parameter (as every widget here is bound to the URL): the
+# projector's link fills it in, and a code typed here goes into the address.
+with st.expander("Room code and nickname", expanded=not _valid(linked)):
+    typed = st.text_input("Room code (on the projector)", key="room", bind="query-params")
+    st.button("Join", type="primary", width="stretch")
+    name = st.text_input(
+        "Nickname (optional, at most 20 characters)", max_chars=rooms.MAX_NICKNAME, key="join_nickname"
+    )
+    saved = st.button("Save the nickname")
+    st.caption("The class's answers are shown without names.")
+
+if not typed:
+    live.info("Type the room code shown on the projector.", icon=":material/qr_code_scanner:")
+    url.stop()
+try:
+    code = rooms.check_code(typed)
+except rooms.RoomError as error:
+    # Shown as the app shows every link value it could not use (pages/_ui/url.py).
+    live.info(f"This room code could not be used. {error}", icon=":material/link_off:")
+    url.stop()
+if st.session_state.get("join_room") != code or saved:
+    if attempt(store.join, code, phone, name) is None:
+        live.error(st.session_state.pop(_ERROR, "Could not join."), icon=":material/error:")
+        url.stop()
+    st.session_state["join_room"] = code
+    if saved:
+        live.success("Nickname saved.", icon=":material/check:")
+
+
+@st.fragment(run_every=2)
+def follow(code: str) -> None:
+    view = attempt(store.view, code, phone)
+    note = st.session_state.pop(_ERROR, None)
+    if view is None:
+        st.error(note or "This class cannot be found.", icon=":material/error:")
+        return
+    st.caption(f"Room {code}")
+    if view.status == "ended":
+        st.info("This class has ended: thank you for taking part.", icon=":material/check_circle:")
+        return
+    if view.status == "waiting":
+        st.info("Waiting for the teacher to ask a question…", icon=":material/hourglass_empty:")
+        return
+    st.markdown(f"**Question {view.round}.** {view.text}")
+    if view.kind == rooms.DRAW:
+        st.info("This question is answered by drawing: draw it on the projector's page.")
+        return
+    revealed = view.status == "revealed"
+    with st.container(key="join_choices"):
+        for i, choice in enumerate(view.choices):
+            mark = "✓ " if revealed and i == view.answer else ""
+            st.button(
+                f"{mark}{choice}",
+                key=f"join_choice_{view.round}_{i}",
+                type="primary" if view.mine == i else "secondary",
+                width="stretch",
+                disabled=revealed,
+                on_click=choose,
+                args=(code, i),
+            )
+    if note:
+        st.warning(note, icon=":material/warning:")
+    if not revealed:
+        if view.mine is None:
+            st.caption("Tap an answer. You can change it until the teacher reveals the answer.")
+        else:
+            st.success(
+                f"Your answer: **{escape_markdown(view.choices[view.mine])}**. Tap another to change it.",
+                icon=":material/how_to_vote:",
+            )
+        return
+    right = escape_markdown(view.choices[view.answer])
+    if view.correct:
+        st.success(f"Right! The answer is **{right}**.", icon=":material/check_circle:")
+    elif view.mine is None:
+        st.info(f"You did not answer. The answer is **{right}**.", icon=":material/info:")
+    else:
+        mine = escape_markdown(view.choices[view.mine])
+        st.error(f"Not this time: you chose **{mine}**; the answer is **{right}**.", icon=":material/cancel:")
+    if view.why:
+        st.markdown(view.why)
+
+
+with live:
+    follow(code)
