@@ -56,23 +56,18 @@ TOOLBAR_ABOVE = """<script>
 (() => {
   if (window.classicToolbarAbove) return;
   window.classicToolbarAbove = true;
-  const watched = new WeakSet();
-  const place = () => document.querySelectorAll('[data-testid="stMain"] *').forEach(el => {
-    const root = el.shadowRoot;
-    if (!root) return;
-    // Every shadow root (the canvas's may still be empty: the rule only touches .dc-toolbar),
-    // watched, since the component may replace what it holds.
-    if (!watched.has(root)) { watched.add(root); observer.observe(root, {childList: true, subtree: true}); }
-    if (root.querySelector('style.toolbar-above')) return;
+  // A component's shadow root may be attached, or refilled, after the page's last change: look
+  // again twice a second (a handful of elements) as well as on every change.
+  const place = () => document.querySelectorAll('[data-testid="stBidiComponentIsolated"]').forEach(el => {
+    const root = el.shadowRoot;  // every component's: the rule only touches the canvas's .dc-toolbar
+    if (!root || root.querySelector('style.toolbar-above')) return;
     const style = document.createElement('style');
     style.className = 'toolbar-above';
     style.textContent = '.dc-toolbar, .dc-root:hover > .dc-toolbar { top: -3rem !important; }';
     root.appendChild(style);
   });
-  let queued = false;  // Streamlit changes the page often: look once a frame at most
-  const later = () => { if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; place(); }); } };
-  const observer = new MutationObserver(later);
-  observer.observe(document.body, {childList: true, subtree: true});
+  new MutationObserver(place).observe(document.body, {childList: true, subtree: true});
+  setInterval(place, 500);
   place();
 })();
 </script>"""
