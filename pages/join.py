@@ -103,7 +103,7 @@ def follow(code: str) -> None:
         return
     st.markdown(f"**Question {view.round}.** {view.text}")
     if view.kind == rooms.DRAW:
-        st.info("This question is answered by drawing: draw it on the projector's page.")
+        st.info("This question asks for a drawing, which this page cannot take yet: watch the projector.")
         return
     revealed = view.status == "revealed"
     with st.container(key="join_choices"):

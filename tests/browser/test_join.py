@@ -19,6 +19,7 @@ from conftest import (
     stop_server,
     wait_for_app,
 )
+from redis_server import redis_server, require_redis
 
 from pages._ui import room_store
 from pages._ui.rooms import Question
@@ -37,18 +38,23 @@ def class_dir() -> Iterator[str]:
         yield folder
 
 
+def _server_with(**env: str | None) -> tuple:
+    """A Streamlit server started with these environment variables set (None: unset)."""
+    saved = {k: os.environ.get(k) for k in env}
+    for k, v in env.items():
+        os.environ.pop(k, None) if v is None else os.environ.__setitem__(k, v)
+    try:
+        return start_server()
+    finally:
+        for k, v in saved.items():
+            os.environ.pop(k, None) if v is None else os.environ.__setitem__(k, v)
+
+
 @pytest.fixture(scope="module")
 def phone_server(class_dir) -> Iterator[str]:
     """A Streamlit server whose class store is a SQLite file this test also opens."""
     require_browser()
-    saved = {k: os.environ.get(k) for k in ("CLASSIC_CLASS_DIR", "CLASSIC_CLASS_STORE")}
-    os.environ["CLASSIC_CLASS_DIR"] = class_dir
-    os.environ.pop("CLASSIC_CLASS_STORE", None)
-    try:
-        process, url = start_server()
-    finally:
-        for k, v in saved.items():
-            os.environ.pop(k, None) if v is None else os.environ.__setitem__(k, v)
+    process, url = _server_with(CLASSIC_CLASS_DIR=class_dir, CLASSIC_CLASS_STORE=None)
     yield url
     stop_server(process)
 
@@ -146,6 +152,7 @@ def test_a_typed_code_joins_and_a_nickname_is_cleaned(phone, phone_server, store
     code, key = store.open_room()
     phone.goto(f"{phone_server}/join")
     wait_for_app(phone)
+    screenshot(phone, "join_phone_no_room")
     phone.get_by_label("Room code (on the projector)").fill(f" {code.lower()} ")
     phone.get_by_role("button", name="Join", exact=True).tap()
     phone.get_by_text("Waiting for the teacher").wait_for()
@@ -159,3 +166,25 @@ def test_a_typed_code_joins_and_a_nickname_is_cleaned(phone, phone_server, store
     phone.get_by_text("Nickname saved.").wait_for()
     assert list(store._phones(code).values()) == ["Ada L."]
     assert_no_exception_box(phone)
+
+
+def test_a_phone_on_a_redis_backed_server_answers_a_question_asked_elsewhere(phone):
+    """Two servers on one Redis: the phone's Streamlit server, and this test's store standing for
+    the projector's server."""
+    require_redis()
+    with redis_server() as redis_url:
+        process, server = _server_with(CLASSIC_CLASS_STORE=redis_url)
+        teacher = room_store.open_store(url=redis_url)
+        try:
+            code, key = teacher.open_room()
+            teacher.ask(code, key, K1)
+            phone.goto(f"{server}/join?room={code}")
+            wait_for_app(phone)
+            phone.get_by_role("button", name="It ignores the point").tap()  # a late joiner sees the question
+            until(lambda: teacher.counts(code, 1) == (0, 1, 0), "the answer to reach the other server")
+            teacher.reveal(code, key)
+            phone.get_by_text("Not this time: you chose It ignores the point").wait_for()
+            assert_no_exception_box(phone)
+        finally:
+            teacher.close()
+            stop_server(process)
