@@ -20,6 +20,7 @@ with seed ``WALK_SEED`` (1). On demand, thousands of actions and other seeds::
 
 A failure names the seed, the page, the mode, the step and the actions up to it (the command
 that replays it), and saves tests/artifacts/screenshots/walk-<page>-<mode>-<seed>-<step>.png.
+``WALK_VERBOSE=1`` (with ``-s``) prints every walk's actions.
 """
 
 from __future__ import annotations
