@@ -148,12 +148,17 @@ class Walk:
         return round(self.rng.uniform(0.03, 0.97), 3)
 
     def pick(self, selector: str):
-        """A visible element matching ``selector`` chosen by the seed, scrolled into view, or None."""
+        """A visible element matching ``selector`` chosen by the seed, scrolled into view, or None.
+
+        One draw from the seed whatever the page shows, so that an element not drawn yet (timing)
+        changes this action only, never the rest of the walk's choices.
+        """
+        share = self.rng.random()
         found = self.page.locator(selector)
         count = found.count()
         if not count:
             return None, " (none)"
-        index = self.rng.randrange(count)
+        index = min(int(share * count), count - 1)
         element = found.nth(index)
         try:
             element.scroll_into_view_if_needed(timeout=3000)
