@@ -24,11 +24,16 @@ pytestmark = pytest.mark.browser
 
 
 def app_pages() -> list[str]:
-    """Each page's address in ``app.py``'s navigation ("" for the default page), in order."""
+    """Each page's address in ``app.py``'s navigation menu ("" for the default page), in order.
+
+    A page hidden from the menu (the phones' /join) is not one a teacher projects.
+    """
     pages = []
     for node in ast.walk(ast.parse(Path(ROOT / "app.py").read_text())):
         if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "Page":
             words = {word.arg: ast.literal_eval(word.value) for word in node.keywords}
+            if words.get("visibility") == "hidden":
+                continue
             pages.append("" if words.get("default") else words.get("url_path", Path(node.args[0].value).stem))
     return pages
 
