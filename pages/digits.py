@@ -44,9 +44,13 @@ with st.sidebar:
         bind="query-params",
         disabled=not euclid,
     )
+    sheared = st.checkbox(
+        f"Sheared copies (±{digits.SHEAR})", first["shear"], key="digits_shear", bind="query-params"
+    )
     pen = st.slider("Pen width", 6, 40, 18, key="digits_pen", bind="query-params")
 invariance = invariance if euclid else "none"
 settings = {"k": k, "metric": metric, "weights": weights, "blur": float(smooth), "invariance": invariance}
+settings["shear"] = digits.SHEAR if sheared else 0.0
 canvas.read_link()
 
 data = load_semeion()

@@ -70,7 +70,7 @@ def grid_drawing(grid: Any, size: int) -> dict:
 
 def sidebar_defaults() -> dict:
     """The digits page's starting settings, those of ``classic.digits.default_model``: k, the
-    blur checkbox, and the metric, weights and invariance as indices into their menus."""
+    blur and sheared-copies checkboxes, and the metric, weights and invariance as indices into their menus."""
     from classic import digits
     from classic.knn import METRICS, WEIGHTS
 
@@ -80,6 +80,7 @@ def sidebar_defaults() -> dict:
         "metric": METRICS.index(params["metric"]),
         "weights": WEIGHTS.index(params["weights"]),
         "blur": params["blur"] > 0,
+        "shear": params["shear"] > 0,
         "invariance": digits.INVARIANCES.index(params["invariance"]),
     }
 
@@ -163,8 +164,10 @@ def vote_chart(share: Sequence[float], winner: int, height: int = 240) -> dict:
     }
 
 
-# The theme's marker shapes as Vega symbols: Vega's "cross" is a plus; the theme's X has no Vega name.
-SHAPES = [{"plus": "cross"}.get(m, m) for m in PLAYER_MARKERS if m != "cross"]
+# The theme's marker shapes as Vega symbols: Vega's "cross" is a plus; the theme's X has no Vega
+# name, so it is drawn as an SVG path (a filled X in Vega's unit square, as matplotlib's "X").
+X_SYMBOL = "M-1,-0.6L-0.6,-1L0,-0.4L0.6,-1L1,-0.6L0.4,0L1,0.6L0.6,1L0,0.4L-0.6,1L-1,0.6L-0.4,0Z"
+SHAPES = [{"plus": "cross", "cross": X_SYMBOL}.get(m, m) for m in PLAYER_MARKERS]
 
 
 def _line_colors(names: Sequence[str]) -> dict:
@@ -391,7 +394,8 @@ def lesson_steps(plain: np.ndarray, blurred: np.ndarray) -> list[dict]:
         _stroke_canvas((slice(10, 60), slice(24, 30)), (slice(10, 16), slice(10, 40)))
     ).status
     plain_setup = {"digits_k": 1, "digits_metric": "euclidean", "digits_weights": "uniform"}
-    plain_setup |= {"digits_blur": False, "digits_invariance": "none", "digits_tab": "Evaluation"}
+    plain_setup |= {"digits_blur": False, "digits_invariance": "none", "digits_shear": False}
+    plain_setup["digits_tab"] = "Evaluation"
     return [
         {
             "title": "Plain k-NN, as in the post",

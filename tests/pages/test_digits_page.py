@@ -70,10 +70,12 @@ def test_default_page_invites_a_drawing(canvas):
 
 
 def page_settings(at) -> dict:
-    """The classifier settings the page's sidebar stands for (the blur box: σ = 1 cell)."""
+    """The classifier settings the page's sidebar stands for (the blur box: σ = 1 cell; the
+    sheared copies' box: digits.SHEAR)."""
     names = {"k": "slider", "metric": "selectbox", "weights": "selectbox", "invariance": "selectbox"}
     settings = {name: getattr(at, kind)(key=f"digits_{name}").value for name, kind in names.items()}
-    return {**settings, "blur": 1.0 if at.checkbox(key="digits_blur").value else 0.0}
+    shear = digits.SHEAR if at.checkbox(key="digits_shear").value else 0.0
+    return {**settings, "blur": 1.0 if at.checkbox(key="digits_blur").value else 0.0, "shear": shear}
 
 
 @pytest.mark.parametrize(
