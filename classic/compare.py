@@ -28,7 +28,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -330,11 +330,21 @@ def _milliseconds(seconds: float) -> str:
     return f"{1000 * seconds:.1f} ms" if seconds < 0.01 else f"{1000 * seconds:.0f} ms"
 
 
-def numbers(fitted: Fitted) -> str:
-    """A panel's accuracies and times (fit, and predicting the held-out points), as Markdown."""
-    return (
-        f"**{_percent(fitted.train_accuracy)}** training · **{_percent(fitted.test_accuracy)}** held out  \n"
-        f"fit {_milliseconds(fitted.fit_seconds)} · predict {_milliseconds(fitted.predict_seconds)}"
+class Numbers(NamedTuple):
+    """A panel's numbers as the page shows them: the held-out accuracy (the headline), the
+    training accuracy, and the times (fit, and predicting the held-out points)."""
+
+    held_out: str
+    training: str
+    times: str
+
+
+def numbers(fitted: Fitted) -> Numbers:
+    """A panel's accuracies and times, as text."""
+    return Numbers(
+        _percent(fitted.test_accuracy),
+        _percent(fitted.train_accuracy),
+        f"fit {_milliseconds(fitted.fit_seconds)} · predict {_milliseconds(fitted.predict_seconds)}",
     )
 
 

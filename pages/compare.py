@@ -83,7 +83,11 @@ for column, (c, result) in zip(panel_area.columns(3, gap="small"), results.items
             alt=f"{titles[c]}: its decision regions over {len(X)} points ({name}); "
             f"training accuracy {result.train_accuracy:.0%}, held out {result.test_accuracy:.0%}.",
         )
-        st.markdown(compare.numbers(result))
+        shown = compare.numbers(result)  # the held-out accuracy is the headline, large on a projector
+        st.metric(
+            "Held out", shown.held_out, f"{shown.training} training", delta_color="off", delta_arrow="off"
+        )
+        st.caption(shown.times)
 
 st.markdown("**What the pictures show**")
 st.markdown("\n".join(f"- {said}" for said in compare.describe(name, results, results["knn"].model.k, kind)))
