@@ -34,7 +34,7 @@ _LOG = get_logger(__name__)
 # ``toDataURL({multiplier: 1})``, no retina scaling), 240 or 280 px; a fixed bound leaves room
 # for a larger presentation canvas. Decoded, 1024² RGBA is 4 MB; the audit's 13000² took 4.6 GB.
 MAX_CANVAS_PX = 1024
-MAX_DRAWING_CHARS = 2_000_000  # the data URL (base64); an honest 280 px drawing is ~10–40 KB
+MAX_DRAWING_CHARS = 900_000  # the data URL (base64), under the 1 MB a message; an honest drawing: ~10–40 KB
 _PNG = b"\x89PNG\r\n\x1a\n"
 
 
@@ -178,7 +178,7 @@ def drawing(result: Any, canvas_px: int = MAX_CANVAS_PX) -> tuple[np.ndarray | N
 # The settings a public deployment needs (.streamlit/config.toml has them; README, "Run it").
 SAFE_SETTINGS = {
     "server.maxUploadSize": (lambda v: v <= 1, "at most 1 (MB): uploads are CSV files of 1 MB at most"),
-    "server.maxWidgetStateSize": (lambda v: v <= 4, "at most 4 (MB) a message from a browser"),
+    "server.maxWidgetStateSize": (lambda v: v <= 1, "at most 1 (MB) a message from a browser"),
     "server.enableXsrfProtection": (lambda v: v is True, "true"),
     "client.showErrorDetails": (lambda v: v in ("type", "none", False), '"type" (no tracebacks shown)'),
 }

@@ -238,3 +238,18 @@ def test_a_widget_value_of_the_wrong_kind_counts_as_none(server):
         shown = page.run()
         assert not shown.exceptions, log_tail(server)
         assert params(shown)["knn_user_points"][0] == first
+
+
+def test_a_message_over_the_limit_closes_only_its_own_connection(server):
+    """100,000 pasted rows (3.5 MB) are over server.maxWidgetStateSize (1 MB, .streamlit/
+    config.toml): Streamlit closes that connection before parsing it; the server goes on."""
+    rows = [{"x1": i % 1000, "x2": i // 1000, "class": i % 2} for i in range(100_000)]
+    with Session(server.url, "knn") as page:
+        page.run("knn_data=Your+points")
+        edits = {"edited_rows": {}, "added_rows": rows, "deleted_rows": []}
+        page.set_raw("knn_user_editor", string_value=json.dumps(edits))
+        with pytest.raises(Exception) as closed:  # noqa: B017, PT011 (websockets' ConnectionClosed)
+            page.run()
+        assert "1009" in str(closed.value) or "closed" in str(closed.value).lower(), closed.value
+    with Session(server.url, "knn") as other:
+        assert not other.run().exceptions
