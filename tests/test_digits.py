@@ -202,9 +202,10 @@ def test_plain_model_agrees_with_scikit_learn(semeion):
 def test_vote_returns_the_neighbours_nearest_first(semeion):
     X, y = semeion
     model = digits.default_model(X, y)
-    labels, share, distances, indices = model.vote(X[:5])
+    labels, share, distances, indices = model.vote(X[:5], 3)
     assert share.shape == (5, 10) and np.allclose(share.sum(axis=1), 1.0)
     assert np.all(np.diff(distances, axis=1) >= 0) and indices.shape == (5, 3)
+    assert model.vote(X[:5])[3].shape == (5, digits.DEFAULT["k"])
     np.testing.assert_array_equal(labels, y[:5])  # a training digit is its own nearest neighbour
 
 
@@ -254,7 +255,7 @@ def test_the_top_rung_beats_an_svm_on_the_same_splits(semeion):
     splits = digits.protocol_splits(len(y), range(5))
     svc = np.mean([SVC(C=3).fit(features[a], y[a]).score(features[b], y[b]) for a, b in splits])
     assert svc == pytest.approx(digits.SVC_REFERENCE, abs=0.0005)  # the figure the page quotes
-    top = digits.protocol_curve(X, y, [3], **digits.DEFAULT).mean()
+    top = digits.protocol_curve(X, y, [digits.DEFAULT["k"]], **digits.DEFAULT).mean()
     assert top > svc
 
 
@@ -411,10 +412,10 @@ def default_model(semeion):
 # 16×16 box, has a 7's flat bar. Neither the box (aspect kept or widened), the threshold, the
 # stroke thickness (thinned and redrawn), k, an upright copy of Semeion, rotated, thickened or
 # narrowed copies fixed these without breaking others (issue 26): they stay marked until one does.
-# The sheared copies (the top rung) fixed the open 4 (81% → 100%) and the plain 7 (88% → 100%).
+# The sheared copies at k = 1 (the default) fixed the open 4 (81% → 94%), the plain 7 (88% → 100%)
+# and the 1 with a flag (88% → 94%); the 1 with a short flag rose from 31% to 56%, not enough.
 STILL_MISREAD = {
-    "1 with a flag": "81%: read as 7 (3 of 16)",
-    "1 with a short flag": "19%: read as 7 (12 of 16)",
+    "1 with a short flag": "56%: read as 7 (6 of 16) or 9 (1)",
 }
 
 
