@@ -184,14 +184,19 @@ SAFE_SETTINGS = {
 }
 
 
-def deployment_problems() -> list[str]:
-    """The settings of this server that a public deployment must change, each with what it needs."""
+def deployment_problems(options: dict[str, Any] | None = None) -> list[str]:
+    """The settings that a public deployment must change, each with what it needs: this server's
+    own, or those in ``options`` (``{"server.maxUploadSize": 1, ...}``, a missing one read from
+    the server)."""
     from streamlit import config
 
+    def value(name: str) -> Any:
+        return options[name] if options and name in options else config.get_option(name)
+
     return [
-        f"{name} = {config.get_option(name)!r}; it should be {want}"
+        f"{name} = {value(name)!r}; it should be {want}"
         for name, (ok, want) in SAFE_SETTINGS.items()
-        if not ok(config.get_option(name))
+        if not ok(value(name))
     ]
 
 

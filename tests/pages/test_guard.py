@@ -65,13 +65,25 @@ def test_edits_beyond_the_points_limit_are_refused_before_they_are_applied():
 
 
 def test_the_settings_a_deployment_needs_are_checked():
-    assert guard.deployment_problems() == []  # the repository's .streamlit/config.toml
-    saved = config.get_option("server.maxWidgetStateSize")
-    config.set_option("server.maxWidgetStateSize", 25)
+    """The repository's .streamlit/config.toml is safe, and an unsafe value is named. (The
+    settings are read from the file: tests in this process set client.showErrorDetails to
+    "full" to debug, which is what the live check must catch.)"""
+    import tomllib
+
+    from conftest import ROOT
+
+    with open(ROOT / ".streamlit" / "config.toml", "rb") as file:
+        sections = tomllib.load(file)
+    repository = {f"{section}.{key}": v for section, keys in sections.items() for key, v in keys.items()}
+    assert guard.deployment_problems(repository) == []
+    unsafe = repository | {"server.maxWidgetStateSize": 25}
+    assert [p.split(" =")[0] for p in guard.deployment_problems(unsafe)] == ["server.maxWidgetStateSize"]
+    saved = config.get_option("client.showErrorDetails")
+    config.set_option("client.showErrorDetails", "full")
     try:
-        assert [p.split(" =")[0] for p in guard.deployment_problems()] == ["server.maxWidgetStateSize"]
+        assert any(p.startswith("client.showErrorDetails") for p in guard.deployment_problems())  # live
     finally:
-        config.set_option("server.maxWidgetStateSize", saved)
+        config.set_option("client.showErrorDetails", saved)
 
 
 def test_the_points_a_link_carries_stay_well_under_32_kb():
