@@ -145,6 +145,7 @@ class FlatTree:
                     keys[p] = names
                 key = keys[p][slot[i]]
                 nodes[p].children[key], nodes[p].shares[key] = node, share[p][slot[i]]
+                node.parent, node.branch = nodes[p], key
         return nodes
 
     def make_leaf(self, node: int) -> None:
@@ -161,7 +162,9 @@ class Node:
     no row reached takes its parent's); ``feature`` is the feature tested (None at a leaf) and
     ``threshold`` its τ for a numeric test (None for a categorical one); ``children`` maps each
     branch (a value, or ``"<= τ"`` / ``"> τ"``) to a child; ``shares`` is the fraction of the
-    known-value training rows that went each way; ``step`` indexes the tree's ``steps_``.
+    known-value training rows that went each way; ``step`` indexes the tree's ``steps_``;
+    ``parent`` and ``branch`` lead back up (``parent.children[branch]`` is the node unless
+    pruning cut it off).
     """
 
     id: int
@@ -176,6 +179,8 @@ class Node:
     shares: dict[str, float] = field(default_factory=dict)
     step: int | None = None
     pruned: bool = False
+    parent: Node | None = field(default=None, repr=False)
+    branch: str | None = None
 
     @property
     def n_samples(self) -> int:

@@ -403,15 +403,18 @@ class ID3(Estimator):
     # -- reading the tree ----------------------------------------------------------------------
 
     def conditions(self, node: Node) -> list[tuple[str, str]]:
-        """The tests ``(feature, branch)`` on the way from the root to ``node``."""
+        """The tests ``(feature, branch)`` on the way from the root to ``node``.
+
+        Read from the node up to the root: as many steps as the node's depth, not the tree's size
+        (the tree player asks it of every split it shows)."""
         check_is_fitted(self, "root_")
-        stack: list[tuple[Node, list]] = [(self.root_, [])]
-        while stack:
-            current, path = stack.pop()
-            if current is node:
-                return path
-            stack.extend((child, [*path, (current.feature, key)]) for key, child in current.children.items())
-        raise ValueError(f"{node!r} is not a node of this tree")
+        path, at = [], node
+        while at.parent is not None and at.parent.children.get(at.branch) is at:
+            path.append((at.parent.feature, at.branch))
+            at = at.parent
+        if at is not self.root_:  # another tree's node, or one pruning cut off
+            raise ValueError(f"{node!r} is not a node of this tree")
+        return path[::-1]
 
     def rules(self) -> list[str]:
         """One "IF test AND … THEN label" per leaf, grouped by label (in ``classes_`` order)."""

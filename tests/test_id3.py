@@ -395,6 +395,32 @@ def test_conditions_name_the_tests_on_the_way_to_a_node():
     assert tree.conditions(humidity.children["High"]) == [("Outlook", "Sunny"), ("Humidity", "High")]
 
 
+def test_conditions_equal_the_path_found_from_the_root_and_refuse_cut_off_nodes(votes):
+    X, y, names = votes
+    tree = ID3().fit(X, y, names)
+    paths, stack = {}, [(tree.root_, [])]  # each node's tests, found walking down from the root
+    while stack:
+        node, path = stack.pop()
+        paths[node.id] = path
+        stack.extend((child, [*path, (node.feature, key)]) for key, child in node.children.items())
+    assert len(paths) == tree.n_nodes_
+    for node in tree._iter_nodes():
+        assert tree.conditions(node) == paths[node.id]
+    # Pruning cuts a subtree off (its nodes stay reachable from their parents, not from the root).
+    noisy = ID3().fit(
+        [["a", "p"]] * 4 + [["b", "p"]] * 3 + [["b", "q"]], ["Y"] * 4 + ["N"] * 3 + ["Y"], ["f", "g"]
+    )
+    below = noisy.root_.children["b"].children["q"]
+    assert noisy.conditions(below) == [("f", "b"), ("g", "q")]
+    noisy.prune([["b", "q"], ["a", "q"]], ["N", "Y"])
+    with pytest.raises(ValueError, match="not a node of this tree"):
+        noisy.conditions(below)
+    assert noisy.conditions(noisy.root_.children["b"]) == [("f", "b")]
+    other = ID3().fit(X, y, names)
+    with pytest.raises(ValueError, match="not a node of this tree"):
+        tree.conditions(other.root_.children[next(iter(other.root_.children))])
+
+
 def test_the_posts_tree_and_id3s_agree_on_six_days_not_on_all_72():
     X, y, names = datasets.load_arya()
     post = fit_layout(X, y, POST_ARYA_LAYOUT, names)
