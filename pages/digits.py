@@ -8,7 +8,7 @@ import streamlit as st
 from classic import digits, evaluation
 from classic.knn import METRICS, WEIGHTS
 from classic.viz import digits as view
-from pages._ui import canvas, present, shared
+from pages._ui import canvas, class_draw, present, shared
 from pages._ui.data import load_semeion
 from pages._ui.lesson import Step, how_it_works, try_this
 from pages._ui.shell import ensure_app_shell
@@ -56,6 +56,8 @@ canvas.read_link()
 data = load_semeion()
 taught = st.session_state.setdefault("digits_taught", [])
 X, y = digits.with_examples(*(data or (None, None)), taught)
+if room := class_draw.running():  # a class is on: the phones draw, the projector reads them
+    class_draw.projector(*room, lambda Xt, yt: model(Xt, yt, **{**settings, "k": 1}), X, y, k)
 draw_tab, evaluation_tab, ladder_tab = st.tabs(
     ["Draw", "Evaluation", "How far can k-NN go"], key="digits_tab", on_change="rerun", bind="query-params"
 )

@@ -8,7 +8,7 @@ everything the phone sends goes through the store, which checks it (pages/_ui/ro
 
 import streamlit as st
 
-from pages._ui import room_store, rooms, url
+from pages._ui import class_draw, room_store, rooms, url
 from pages._ui.shell import ensure_app_shell
 from pages._ui.url import escape_markdown
 
@@ -103,7 +103,9 @@ def follow(code: str) -> None:
         return
     st.markdown(f"**Question {view.round}.** {view.text}")
     if view.kind == rooms.DRAW:
-        st.info("This question asks for a drawing, which this page cannot take yet: watch the projector.")
+        class_draw.phone(view, lambda grid: attempt(store.draw, code, phone, grid))
+        if note := note or st.session_state.pop(_ERROR, None):
+            st.warning(note, icon=":material/warning:")
         return
     revealed = view.status == "revealed"
     with st.container(key="join_choices"):

@@ -1,0 +1,222 @@
+"""Draw together (issue 25) in a real browser: the teacher's /digits asks "Everyone draws a 7", a
+phone (390×844, touch) draws a 7 with its finger and sends it, the projector (1280×720,
+presenting) shows its 16×16 thumbnail with the label the model gives it, the class's accuracy,
+then teaches with the class's drawings.
+
+The phone's strokes are real touch events (Chromium's ``Input.dispatchTouchEvent``), not mouse
+events; the teacher's room is opened through the store, as the classroom's "Start a class" does.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import struct
+import zlib
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+import test_join
+from conftest import (
+    CHROMIUM,
+    CHROMIUM_FLAGS,
+    assert_no_exception_box,
+    require_browser,
+    screenshot,
+    stop_server,
+    wait_for_app,
+)
+from strokes import PATHS, replay
+from wsclient import Session
+
+from classic import digits
+from pages._ui import class_draw
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+# The phone page's own fixtures: a class folder for the server and the store this test opens.
+class_dir, store, until, _server_with = (
+    test_join.class_dir,
+    test_join.store,
+    test_join.until,
+    test_join._server_with,
+)
+PHONE = {"width": 390, "height": 844}
+PROJECTOR = {"width": 1280, "height": 720}
+
+
+@pytest.fixture(scope="module")
+def draw_server(class_dir, data_home) -> Iterator[str]:
+    """A Streamlit server whose class store is a SQLite file this test also opens."""
+    require_browser()
+    process, url = _server_with(CLASSIC_CLASS_DIR=class_dir, CLASSIC_CLASS_STORE=None)
+    yield url
+    stop_server(process)
+
+
+@pytest.fixture(scope="module")
+def browser(draw_server) -> Iterator:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
+        yield launched
+        launched.close()
+
+
+def touch_draw(page, digit: int, margin: float = 0.15) -> None:
+    """Draw ``digit``'s pen path (tests/strokes.py) on the phone's canvas with one finger:
+    touchStart, many touchMoves, touchEnd per stroke, as a phone's screen sends them."""
+    box = page.locator("canvas.upper-canvas").bounding_box()
+    cdp = page.context.new_cdp_session(page)
+    left, top = box["x"] + margin * box["width"], box["y"] + margin * box["height"]
+    width, height = (1 - 2 * margin) * box["width"], (1 - 2 * margin) * box["height"]
+    for path in PATHS[digit]:
+        points = [(left + x * width, top + y * height) for x, y in path]
+        cdp.send(
+            "Input.dispatchTouchEvent",
+            {"type": "touchStart", "touchPoints": [{"x": points[0][0], "y": points[0][1]}]},
+        )
+        for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
+            for t in np.linspace(0.1, 1, 8):
+                point = {"x": x0 + t * (x1 - x0), "y": y0 + t * (y1 - y0)}
+                cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def test_a_phone_draws_a_seven_by_touch_and_the_projector_reads_it(browser, draw_server, store):
+    code, key = store.open_room()
+    projector = browser.new_context(viewport=PROJECTOR).new_page()
+    projector.set_default_timeout(60_000)
+    projector.goto(f"{draw_server}/digits?present=1&class={code}&teacher={key}")
+    wait_for_app(projector, 120_000)
+    projector.get_by_text("No drawing asked yet").wait_for()
+    phone = browser.new_context(
+        viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2
+    ).new_page()
+    phone.set_default_timeout(60_000)
+    phone.goto(f"{draw_server}/join?room={code}")
+    wait_for_app(phone)
+    phone.get_by_text("Waiting for the teacher").wait_for()
+
+    projector.get_by_role("button", name="Everyone draws a 7").click()
+    until(lambda: store.current(code) is not None, "the round to open")
+    assert store.current(code).question == class_draw.question(7)
+    # No click on the phone: it follows the room and shows the canvas, as wide as the screen allows.
+    canvas = phone.locator("canvas.upper-canvas")
+    canvas.wait_for()
+    phone.get_by_text("Everyone draws a 7").wait_for()
+    box = canvas.bounding_box()
+    assert box["width"] >= 300 and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    send = phone.get_by_role("button", name="Send my drawing")
+    assert send.is_disabled()  # nothing drawn yet
+    screenshot(phone, "class_draw_phone_empty")
+
+    touch_draw(phone, 7)
+    until(send.is_enabled, "the touch drawing to be read as a digit")
+    send.tap()
+    phone.get_by_text("Sent: it is on the projector").wait_for()
+    drawn = store.drawings(code, 1)
+    assert len(drawn) == 1
+    grid = np.array(next(iter(drawn.values())), dtype=np.uint8).reshape(16, 16)
+    assert 0.05 < grid.mean() < digits.FILLED  # a drawing, not a blank or a blob
+    screenshot(phone, "class_draw_phone_sent")
+
+    # The projector follows by itself: the thumbnail, its label, the accuracy.
+    gallery = projector.locator(".class-draw-gallery").first
+    gallery.wait_for()
+    images = gallery.locator("img")
+    until(lambda: images.count() == 1, "the thumbnail on the projector", 30)
+    label = gallery.locator("figcaption").first.inner_text().strip()
+    assert label.lstrip("✗ ").isdigit()
+    alt = images.first.get_attribute("alt")
+    assert f"read as {label.lstrip('✗ ')}" in alt
+    text = projector.inner_text("body")
+    assert "1 drawing from 1 phone" in text and "Read right" in text
+    right = label == "7"
+    assert ("100%" if right else "0%") in projector.locator('[data-testid="stMetric"]').first.inner_text()
+    assert_no_exception_box(projector)
+    assert_no_exception_box(phone)
+    screenshot(projector, "class_draw_projector_gallery")
+
+    # Teach with the class's drawing, then a second round: read with and without it.
+    projector.get_by_role("button", name="Teach with the class's drawings").click()
+    projector.get_by_role("button", name="Taught with this round's drawings").wait_for()
+    projector.get_by_role("button", name="Everyone draws a 7").click()
+    until(lambda: store.current(code).number == 2, "the second round")
+    phone.locator("canvas.upper-canvas").wait_for()
+    phone.get_by_text("Question 2.").wait_for()
+    send = phone.get_by_role("button", name="Send my drawing")
+    touch_draw(phone, 7, margin=0.2)
+    until(send.is_enabled, "the second drawing to be read")
+    send.tap()
+    until(lambda: len(store.drawings(code, 2)) == 1, "the second drawing in the store")
+    projector.get_by_text("Without the class's 1 drawing").wait_for()
+    assert "points with them" in projector.inner_text("body")
+    assert_no_exception_box(projector)
+    screenshot(projector, "class_draw_projector_taught")
+
+
+def declared_png(width: int, height: int) -> bytes:
+    """A PNG header declaring ``width``×``height`` pixels and no pixel data: what a console can send
+    for a drawing (the hostile issue's 13000² PNG took gigabytes once decoded)."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IEND", b"")
+
+
+def drawn_png(digit: int, size: int = class_draw.PHONE_CANVAS) -> bytes:
+    """An honest phone drawing of ``digit`` as the canvas sends it (ink in the alpha channel)."""
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.fromarray(replay(digit, (0.2 * size, 0.1 * size, 0.6 * size, 0.8 * size), 21, size)).save(
+        buffer, "PNG"
+    )
+    return buffer.getvalue()
+
+
+def canvas_value(image: bytes) -> dict:
+    """The phone canvas's state as its script sends it back (streamlit-drawable-canvas 0.13)."""
+    url = "data:image/png;base64," + base64.b64encode(image).decode()
+    return {"drawing": {"raw": {"version": "6", "objects": [{"type": "path"}]}, "data": url}}
+
+
+def test_a_phone_console_cannot_send_an_oversized_or_fake_drawing(draw_server, store):
+    """What a phone's console sends for the canvas is checked on the server before decoding (the
+    hostile issue's limits) and never stored; an honest drawing sent the same way is."""
+    code, key = store.open_room()
+    store.ask(code, key, class_draw.question(7))
+    canvas_key, send_key = "class_draw_canvas_1", "class_draw_send_1"
+    with Session(draw_server, "join") as phone:
+        shown = phone.run(f"room={code}")
+        assert not shown.exceptions and store.joined(code) == 1
+        for hostile, why in [
+            (canvas_value(declared_png(13000, 13000)), "13,000×13,000 pixels; the limit is"),
+            (
+                {"drawing": {"raw": {"objects": []}, "data": "data:text/html,<b>x</b>"}},
+                "it is not a PNG image",
+            ),
+            (  # over the drawing's limit (900,000), under the 1 MB a message (which closes the connection)
+                {"drawing": {"raw": {}, "data": "data:image/png;base64," + "A" * 920_000}},
+                "characters; the limit",
+            ),
+        ]:
+            phone.set_json(canvas_key, hostile)
+            phone.set_raw(send_key, trigger_value=True)  # and press "Send" at once
+            shown = phone.run()
+            phone.states.pop(phone.widget_id(send_key), None)
+            assert not shown.exceptions, shown.exceptions
+            assert why in shown.text, shown.text
+            assert store.drawings(code, 1) == {}  # nothing was sent
+        phone.set_json(canvas_key, canvas_value(drawn_png(7)))
+        assert not phone.run().exceptions
+        phone.set_raw(send_key, trigger_value=True)
+        shown = phone.run()
+        assert not shown.exceptions and "Sent: it is on the projector" in shown.text
+        assert len(store.drawings(code, 1)) == 1
