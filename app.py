@@ -11,7 +11,7 @@ from pathlib import Path
 import streamlit as st
 from threadpoolctl import threadpool_limits
 
-from pages._ui import guard, lesson, present, shared, url
+from pages._ui import class_panel, class_view, guard, lesson, present, shared, url
 
 # One BLAS/OpenMP thread per process, deliberately: on a 2-core server every session shares
 # the cores, and a 2-thread BLAS stalls under that contention (a 7 ms product became 48 ms; the
@@ -43,6 +43,9 @@ if __name__ == "__main__":  # Streamlit runs this file as the script of every pa
     page = st.navigation(PAGES)
     url.record_link()
     present.toggle()
+    if page.url_path != class_view.PHONE_PAGE:  # a teacher's controls, never on the phones' page
+        class_panel.sidebar(page.url_path)
+        class_panel.card(page.url_path)
     lesson.step_slot()  # the top of the page, for the "Try this" step just set up
     page.run()
     # After every page's widgets: a note for each link value Streamlit could not use (a page that

@@ -26,10 +26,28 @@ h1 { font-size: 1.8rem !important; }
 </style>"""
 )
 
-_PHONE = "join_phone"  # this session's random phone id: the only identity a class keeps
+_PHONE = "join_phone"  # this phone's random id: the only identity a class keeps
+_PHONE_PARAM = "me"  # the id in the phone's own address, so that a reload keeps it (no cookie)
 _ERROR = "join_error"
 store = room_store.shared_store()
-phone = st.session_state.setdefault(_PHONE, rooms.new_phone_id())
+
+
+def _phone_id() -> str:
+    """This session's phone id; a new session (a reload) takes the one in its address, checked
+    like every value a phone sends, and a phone without one gets a new random id."""
+    phone = st.session_state.get(_PHONE)
+    if phone is None:
+        try:
+            phone = rooms.check_phone(st.query_params.get(_PHONE_PARAM))
+        except rooms.RoomError:
+            phone = rooms.new_phone_id()
+        st.session_state[_PHONE] = phone
+    if st.query_params.get(_PHONE_PARAM) != phone:
+        st.query_params[_PHONE_PARAM] = phone
+    return phone
+
+
+phone = _phone_id()
 
 
 def attempt(action, *args):
@@ -64,7 +82,10 @@ with st.expander("Room code and nickname", expanded=not _valid(linked)):
     typed = st.text_input("Room code (on the projector)", key="room", bind="query-params")
     st.button("Join", type="primary", width="stretch")
     name = st.text_input(
-        "Nickname (optional, at most 20 characters)", max_chars=rooms.MAX_NICKNAME, key="join_nickname"
+        "Nickname (optional, at most 20 characters)",
+        max_chars=rooms.MAX_NICKNAME,
+        key="join_nickname",
+        bind="query-params",  # kept, like the phone's id, when the page is reloaded
     )
     saved = st.button("Save the nickname")
     st.caption("The class's answers are shown without names.")

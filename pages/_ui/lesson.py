@@ -6,6 +6,7 @@ import inspect
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 from urllib.parse import urlencode
 
@@ -14,7 +15,7 @@ import streamlit as st
 
 from classic import compare
 from classic.viz.theme import PAPER
-from pages._ui import present
+from pages._ui import class_panel, present
 from pages._ui.points import MAX_URL_POINTS, YOURS, encode_points
 
 
@@ -114,13 +115,16 @@ def try_this(page: str, steps: Sequence[Step], expanded: bool = False) -> None:
         for i, step in enumerate(steps, start=1):
             st.markdown(f"**{i}. {step.title}**")
             left, right = st.columns([1, 2])
-            left.button(
-                "Set up this view",
-                key=f"{page}_try_{i}_setup",
-                on_click=_apply,
-                args=(page, i, step.setup),
-                icon=":material/tune:",
-            )
+            with left.container(horizontal=True):
+                st.button(
+                    "Set up this view",
+                    key=f"{page}_try_{i}_setup",
+                    on_click=_apply,
+                    args=(page, i, step.setup),
+                    icon=":material/tune:",
+                )
+                # With a class open: the same, and the step's question sent to the phones.
+                class_panel.ask_button(page, i, step, before=partial(_apply, page, i, step.setup))
             right.markdown(f"[Link to this view]({step_link(page, step.setup)})")
             if i == asked:
                 st.caption(":material/arrow_upward: Asked at the top of the page, above its figure.")
@@ -216,7 +220,10 @@ def _ask_at_the_top(page: str, steps: Sequence[Step], i: int, answers: dict) -> 
             st.button(
                 "Close", key=f"{page}_try_close", on_click=_close, args=(page,), icon=":material/close:"
             )
-        _ask(page, i, steps[i - 1], answers, horizontal=True)
+        # Asked of the class: the class's answers instead of the teacher's own choice.
+        if not class_panel.step_round(page, i):
+            class_panel.ask_button(page, i, steps[i - 1])
+            _ask(page, i, steps[i - 1], answers, horizontal=True)
     top, right = ("0", "1.5rem") if present.is_on() else ("3.75rem", "0")
     st.html(_STICKY_CSS.format(top=top, right=right, paper=PAPER))
     scroll = st.session_state.pop(_SCROLL, None)

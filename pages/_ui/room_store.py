@@ -42,7 +42,7 @@ class RoomStore:
     """The class-mode operations, whatever keeps the rows (subclasses: SQLite, Redis).
 
     Teacher actions take the room's code and the teacher key; phone actions take the code and
-    the phone's random id (held by its session on the server, never read from a link). Every
+    the phone's random id (random, kept in the phone's own address; checked by ``rooms``). Every
     refusal is a :class:`~pages._ui.rooms.RoomError` with a message for the page to show.
     ``clock`` gives the time (tests move it to expire a room).
     """

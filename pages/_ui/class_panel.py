@@ -1,0 +1,337 @@
+"""Class mode, the teacher's side: start a class, ask a "Try this" step, reveal, ask again, end.
+
+- **Start a class** (the sidebar of every lesson page, ``sidebar``) opens a room in the shared
+  store; the top of the page then shows the join card (``card``): the room code, its QR code and
+  the link the phones open, ``<server>/join?room=CODE``.
+- The teacher's control is the room's secret key, kept in the teacher's own link
+  (``?class=CODE&class_key=KEY``, written back on every run so that it survives a reload and a
+  page change) and in no student's link: the same link on a second device controls the same
+  class. Every action passes the key to the store, which checks it on the server.
+- **Ask the class** beside each "Try this" step (``ask_button``) sets up the step's view and
+  sends its question to the phones; at the top of the page the step then shows the class's
+  round (``step_round``): the number of answers as they arrive (a fragment that reruns every
+  second, no click), then, revealed, a bar per choice beside the right answer and why. "Ask
+  again" opens a second round of the same question and shows both side by side.
+- **End the class** closes the room; its answers download as CSV (a random id per phone and
+  its optional nickname, no names; cells neutralised by ``downloads.table_csv``).
+
+For other pages (the /digits "Draw together" round): ``active()`` is the class this session
+teaches, or None; ``Teacher.ask(question)`` asks any ``rooms.Question`` (a drawing one too),
+checked by the store like every teacher action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from pages._ui import class_view, downloads, room_store, rooms
+from pages._ui.rooms import Question, RoomError, Round
+
+CODE_PARAM = "class"  # the teacher's link: ?class=CODE&class_key=KEY
+KEY_PARAM = "class_key"
+_TEACHER = "_class_teacher"  # (code, key) of the class this session teaches
+_HIDDEN = "_class_card_hidden"
+_NOTE = "_class_note"
+SIDE_BY_SIDE = 3  # at most this many rounds of one question on the projector at once
+_UNREACHABLE = "The class cannot be reached right now: try again in a moment."
+
+
+@dataclass(frozen=True)
+class Teacher:
+    """The class this session teaches: its code, its key, and the store it lives in."""
+
+    code: str
+    key: str
+    store: room_store.RoomStore
+
+    def ask(self, question: Question) -> Round:
+        return self.store.ask(self.code, self.key, question)
+
+    def __repr__(self) -> str:  # never the key
+        return f"Teacher({self.code})"
+
+
+def _held() -> Teacher | None:
+    held = st.session_state.get(_TEACHER)
+    return None if not held else Teacher(*held, room_store.shared_store())
+
+
+def active() -> Teacher | None:
+    """The open class this session teaches, or None (no class, or it has ended)."""
+    teacher = _held()
+    if teacher is None:
+        return None
+    room = attempt(teacher.store.room, teacher.code)
+    return teacher if room is not None and not room.ended else None
+
+
+def attempt(action: Callable, *args: Any) -> Any:
+    """Run a store action; a refusal or an unreachable store becomes a note in the sidebar, not a
+    traceback (None is returned)."""
+    try:
+        return action(*args)
+    except RoomError as error:
+        st.session_state[_NOTE] = str(error)
+    except room_store.unavailable_errors():
+        st.session_state[_NOTE] = _UNREACHABLE
+    return None
+
+
+def question_of(page: str, i: int, step: Any) -> Question:
+    """Step ``i`` of ``page``'s "Try this" as a question for the phones (its id ``page.i``)."""
+    options = tuple(str(option) for option in step.options)
+    answer = options.index(str(step.answer)) if str(step.answer) in options else -1
+    return Question(f"{page}.{i}", str(step.question), options, answer, str(step.why))
+
+
+# ---- the teacher's link ------------------------------------------------------------------
+
+
+def _adopt_link() -> None:
+    """Take the class from the teacher's link on a session's first run; afterwards keep the link
+    in the address (a page change drops query parameters no widget holds)."""
+    held = st.session_state.get(_TEACHER)
+    if held:
+        if st.query_params.get(CODE_PARAM) != held[0] or st.query_params.get(KEY_PARAM) != held[1]:
+            st.query_params[CODE_PARAM], st.query_params[KEY_PARAM] = held
+        return
+    code, key = st.query_params.get(CODE_PARAM), st.query_params.get(KEY_PARAM)
+    if code is None and key is None:
+        return
+    if attempt(room_store.shared_store().is_teacher, code, key):
+        st.session_state[_TEACHER] = (rooms.check_code(code), key)
+        return
+    st.session_state.setdefault(
+        _NOTE, "This teacher link opens no class: the class expired, or the link is not whole."
+    )
+    for param in (CODE_PARAM, KEY_PARAM):
+        st.query_params.pop(param, None)
+
+
+def _teacher_link(base: str, page_path: str, teacher: Teacher) -> str:
+    from urllib.parse import urlencode
+
+    return f"{base}/{page_path}?" + urlencode({CODE_PARAM: teacher.code, KEY_PARAM: teacher.key})
+
+
+# ---- the teacher's actions (button callbacks: they run before the page) -------------------
+
+
+def _start() -> None:
+    opened = attempt(room_store.shared_store().open_room)
+    if opened is not None:
+        st.session_state[_TEACHER] = opened
+        st.session_state[_HIDDEN] = False
+
+
+def _forget() -> None:
+    st.session_state.pop(_TEACHER, None)
+    for param in (CODE_PARAM, KEY_PARAM):
+        st.query_params.pop(param, None)
+
+
+def _end() -> None:
+    teacher = _held()
+    if teacher is not None:
+        attempt(teacher.store.end, teacher.code, teacher.key)
+
+
+def _ask(page: str, i: int, step: Any, before: Callable[[], None] | None) -> None:
+    teacher = _held()
+    if teacher is None:
+        return
+    if before is not None:
+        before()
+    attempt(teacher.ask, question_of(page, i, step))
+
+
+def _reveal() -> None:
+    teacher = _held()
+    if teacher is not None:
+        attempt(teacher.store.reveal, teacher.code, teacher.key)
+
+
+def _ask_again() -> None:
+    teacher = _held()
+    if teacher is not None:
+        attempt(teacher.store.ask_again, teacher.code, teacher.key)
+
+
+def _export(teacher: Teacher) -> Callable[[], bytes]:
+    # Built when the button is pressed, with the key checked then.
+    return lambda: downloads.table_csv(teacher.store.export(teacher.code, teacher.key))
+
+
+# ---- the sidebar and the join card --------------------------------------------------------
+
+
+def sidebar(page_path: str) -> None:
+    """The sidebar's class controls: "Start a class", or the class taught and "End the class"."""
+    _adopt_link()
+    teacher = _held()
+    with st.sidebar.container(key="class_box"):
+        if teacher is None:
+            st.button(
+                "Start a class", key="class_start", icon=":material/groups:", on_click=_start, width="stretch"
+            )
+            st.caption(
+                'Students answer the "Try this" steps on their phones; the projector shows the class\'s answers.'
+            )
+        else:
+            room = attempt(teacher.store.room, teacher.code)
+            if room is None and _NOTE not in st.session_state:
+                st.session_state[_NOTE] = f"Class {teacher.code} has expired."
+            if room is None:
+                _forget()
+            elif room.ended:
+                st.markdown(f"**Class {room.code} has ended.**")
+                st.download_button(
+                    "Download the answers (CSV)",
+                    _export(teacher),
+                    file_name=f"class-{room.code}-answers.csv",
+                    mime="text/csv",
+                    key="class_download",
+                    icon=":material/download:",
+                    on_click="ignore",
+                )
+                st.button("Close this class", key="class_forget", on_click=_forget, icon=":material/close:")
+            else:
+                _open_controls(teacher, page_path)
+        note = st.session_state.pop(_NOTE, None)
+        if note:
+            st.warning(note, icon=":material/warning:")
+
+
+def _open_controls(teacher: Teacher, page_path: str) -> None:
+    st.markdown(f"**Class {teacher.code}**")
+    hidden = st.session_state.get(_HIDDEN, False)
+    st.button(
+        "Show the join code" if hidden else "Hide the join code",
+        key="class_card_toggle",
+        on_click=lambda: st.session_state.__setitem__(_HIDDEN, not hidden),
+        icon=":material/qr_code_2:",
+    )
+    with st.popover("Control from another device", icon=":material/devices:"):
+        st.markdown(
+            "Open this link on another device (a laptop, your phone) to control the same class. "
+            "Keep it to yourself: whoever has it can ask, reveal and end."
+        )
+        base = class_view.base_url(st.context.url, page_path)
+        st.code(_teacher_link(base, page_path, teacher), language=None, wrap_lines=True)
+    with st.popover("End the class", icon=":material/stop_circle:"):
+        st.markdown("The phones will see that the class has ended; its answers can then be downloaded.")
+        st.button("End the class now", key="class_end", on_click=_end, type="primary")
+
+
+def card(page_path: str) -> None:
+    """The join card at the top of the page while a class is open (or one line, once hidden)."""
+    teacher = active()
+    if teacher is None:
+        return
+    link = class_view.join_link(class_view.base_url(st.context.url, page_path), teacher.code)
+    with st.container(key="class_card"):
+        if st.session_state.get(_HIDDEN, False):
+            st.markdown(f":material/groups: **Class {teacher.code}** · join at `{link}`")
+        else:
+            st.html(class_view.join_card(teacher.code, link))
+            if class_view.is_local(link):
+                st.caption(
+                    "A phone cannot open a link to this computer's own name: open this page with the "
+                    "computer's network address, so that the link and the QR code give it."
+                )
+        _joined(teacher.code)
+
+
+@st.fragment(run_every=2)
+def _joined(code: str) -> None:
+    """How many phones joined, kept up to date; a class ended elsewhere (the teacher's other
+    device) reruns the page."""
+    store = room_store.shared_store()
+    room = attempt(store.room, code)
+    if room is None or room.ended:
+        st.rerun()
+    joined = attempt(store.joined, code) or 0
+    st.caption(f"{joined} {'phone' if joined == 1 else 'phones'} joined")
+
+
+# ---- "Try this" asked of the class ----------------------------------------------------------
+
+
+def ask_button(page: str, i: int, step: Any, before: Callable[[], None] | None = None) -> None:
+    """ "Ask the class" for step ``i`` (nothing without an open class); ``before`` runs first
+    (the lesson sets up the step's view)."""
+    if active() is None:
+        return
+    st.button(
+        "Ask the class",
+        key=f"{page}_class_ask_{i}",
+        icon=":material/campaign:",
+        on_click=_ask,
+        args=(page, i, step, before),
+    )
+
+
+def _chain(rounds: Sequence[Round], qid: str) -> list[Round]:
+    """The rounds of question ``qid`` asked one after the other up to the current (last) round."""
+    chain: list[Round] = []
+    for r in reversed(rounds):
+        if r.question.qid != qid:
+            break
+        chain.append(r)
+    return chain[::-1]
+
+
+def step_round(page: str, i: int) -> bool:
+    """The class's rounds of step ``i`` if it is the question asked now; False if it is not."""
+    teacher = active()
+    if teacher is None:
+        return False
+    chain = _chain(attempt(teacher.store.rounds, teacher.code) or [], f"{page}.{i}")
+    if not chain:
+        return False
+    current, shown = chain[-1], chain[-SIDE_BY_SIDE:]
+    q = current.question
+    st.markdown(f":material/campaign: **Asked of the class:** {q.text}")
+    columns = st.columns(len(shown)) if len(shown) > 1 else [st.container()]
+    for column, r in zip(columns, shown, strict=True):
+        with column:
+            title = f"Vote {r.attempt}"
+            if r is current and not r.revealed:
+                st.markdown(f"**{title}**")
+                _live(teacher.code, r.number)
+            else:
+                counts = attempt(teacher.store.counts, teacher.code, r.number) or (0,) * len(q.choices)
+                st.html(class_view.bars(title, q.choices, counts, q.answer if r.revealed else None))
+    if current.revealed:
+        st.success(f"The answer: **{q.choices[q.answer]}**. {q.why}", icon=":material/check_circle:")
+    with st.container(horizontal=True):
+        if not current.revealed:
+            st.button(
+                "Reveal",
+                key=f"{page}_class_reveal",
+                on_click=_reveal,
+                type="primary",
+                icon=":material/visibility:",
+            )
+        st.button(
+            "Ask again", key=f"{page}_class_again", on_click=_ask_again, icon=":material/replay:",
+            help="Peer instruction's second vote: discuss, then answer again; both votes are kept.",
+        )  # fmt: skip
+    return True
+
+
+@st.fragment(run_every=1)
+def _live(code: str, number: int) -> None:
+    """The number of answers to the open round, every second without a click; never who has not
+    answered. When the round moves on elsewhere (another device revealed it), the page reruns."""
+    store = room_store.shared_store()
+    current = attempt(store.current, code)
+    if current is None or current.number != number or current.revealed:
+        st.rerun()
+    answered = attempt(store.answered, code, number) or 0
+    joined = attempt(store.joined, code) or 0
+    st.html(class_view.count_line(answered, joined))

@@ -1,0 +1,240 @@
+"""A whole class in a browser: the teacher's projector (1280×720, presentation mode) and five
+phones (390×844, touch).
+
+The teacher starts a class from the sidebar, the phones join by the card's link, the teacher
+asks a "Try this" step, the count on the projector follows the answers with no click, the reveal
+shows the bars and tells each phone right or wrong, "Ask again" keeps both rounds side by side,
+and the end closes the room and downloads the answers as CSV. Against SQLite (one server) and
+against Redis with two servers sharing it (the teacher on one, the phones split across both).
+The restart test stops the server mid-class and starts it again on the same SQLite file.
+
+The store this test opens on the same file (or Redis) is the oracle: what the phones answered,
+the question's right answer, the counts.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from urllib.parse import quote
+
+import pytest
+from conftest import (
+    CHROMIUM,
+    CHROMIUM_FLAGS,
+    assert_no_exception_box,
+    require_browser,
+    screenshot,
+    stop_server,
+)
+from redis_server import redis_server, require_redis
+from test_join import _server_with
+
+from pages._ui import room_store
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(900)]
+
+PAGE = "perceptron"
+PROJECTOR = {"width": 1280, "height": 720}
+PHONE = {"width": 390, "height": 844}
+PHONES = 5
+WAIT = 60_000  # ms: every wait on a page is bounded
+
+
+@contextmanager
+def chromium() -> Iterator:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def open_tab(browser, viewport: dict, phone: bool = False):
+    context = browser.new_context(
+        viewport=viewport, has_touch=phone, is_mobile=phone, device_scale_factor=2 if phone else 1,
+        accept_downloads=True,
+    )  # fmt: skip
+    context.set_default_timeout(WAIT)
+    return context.new_page()
+
+
+def until(condition, what: str, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out after {seconds} s waiting for {what}"
+        time.sleep(0.25)
+
+
+def wait_idle(page) -> None:
+    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=WAIT)
+
+
+def start_class(projector, base: str) -> tuple[str, str]:
+    """Open the lesson in presentation mode and press "Start a class": the room code and the
+    join link as the card shows them."""
+    projector.goto(f"{base}/{PAGE}?present=1")
+    wait_idle(projector)
+    projector.get_by_role("button", name="Start a class").click()
+    code = projector.get_by_test_id("class-code").inner_text(timeout=WAIT).strip()
+    link = projector.get_by_test_id("class-link").inner_text().strip()
+    return code, link
+
+
+def ask_step(projector, step: int = 1) -> None:
+    """Open "Try this" and press "Ask the class" beside step ``step``."""
+    projector.locator('[data-testid="stExpander"] summary', has_text="Try this").click()
+    button = projector.locator(f".st-key-{PAGE}_class_ask_{step} button")
+    button.click()
+    projector.get_by_text("Asked of the class").wait_for()
+
+
+def count_shown(projector) -> str:
+    return projector.get_by_test_id("class-count").inner_text(timeout=WAIT)
+
+
+def wait_count(projector, n: int) -> None:
+    """The projector's live count reaches ``n`` answers, with no click on the projector."""
+    projector.get_by_test_id("class-count").filter(has_text=re.compile(rf"^{n} answers?\b")).wait_for()
+
+
+def tap(phone, choice: str) -> None:
+    phone.get_by_role("button", name=choice, exact=True).tap()
+
+
+def check_csv(data: bytes, store, code: str, key: str, nickname: str) -> list[dict]:
+    rows = list(csv.DictReader(io.StringIO(data.decode())))
+    exported = store.export(code, key)
+    assert len(rows) == len(exported["phone"]) > 0
+    assert set(rows[0]) == set(exported)  # round, question, attempt, phone, nickname, answer, …
+    # A nickname a spreadsheet would run is neutralised; no other personal data is in the file.
+    assert f"'{nickname}" in {row["nickname"] for row in rows}
+    return rows
+
+
+def run_round(browser, teacher_base: str, phone_bases: list[str], store, name: str) -> None:
+    """The whole round; ``phone_bases[i % len]`` is the server phone ``i`` joins through."""
+    projector = open_tab(browser, PROJECTOR)
+    code, link = start_class(projector, teacher_base)
+    # The teacher's link holds the key, the phones' link never does.
+    assert f"class={code}" in projector.url and "class_key=" in projector.url
+    key = re.search(r"class_key=([^&]+)", projector.url).group(1)
+    assert store.is_teacher(code, key)
+    assert link == f"{teacher_base}/join?room={code}" and key not in link
+    qr = projector.get_by_test_id("class-join-card").locator("img")
+    assert qr.get_attribute("src").startswith("data:image/svg+xml")  # the QR code, nothing fetched
+    assert qr.bounding_box()["width"] >= 250
+    card = projector.get_by_test_id("class-code").bounding_box()
+    # Large enough for the back row, and whole on the projector's screen.
+    assert card["height"] >= 80 and card["y"] + card["height"] <= PROJECTOR["height"]
+    screenshot(projector, f"class_{name}_projector_card")
+
+    phones = []
+    nickname = "=HYPERLINK(1)"
+    for i in range(PHONES):
+        phone = open_tab(browser, PHONE, phone=True)
+        query = f"&join_nickname={quote(nickname)}" if i == 0 else ""
+        phone.goto(link.replace(teacher_base, phone_bases[i % len(phone_bases)]) + query)
+        phone.get_by_text("Waiting for the teacher").wait_for()
+        phones.append(phone)
+    until(lambda: store.joined(code) == PHONES, f"{PHONES} phones to join")
+    projector.get_by_text(f"{PHONES} phones joined").wait_for()  # no click: the card follows
+    screenshot(phones[0], f"class_{name}_phone_waiting")
+
+    ask_step(projector)
+    question = store.current(code).question
+    assert question.qid == f"{PAGE}.1" and count_shown(projector).startswith("0 answers")
+    screenshot(projector, f"class_{name}_projector_asked")
+    right = question.choices[question.answer]
+    wrong = question.choices[(question.answer + 1) % len(question.choices)]
+    picks = [right, right, right, wrong, wrong]
+    for n, (phone, pick) in enumerate(zip(phones, picks, strict=True), start=1):
+        phone.get_by_role("button", name=pick, exact=True).wait_for()
+        tap(phone, pick)
+        wait_count(projector, n)  # the projector counts each answer as it arrives, no click
+    screenshot(phones[3], f"class_{name}_phone_answered")
+    # A reload keeps the phone's id (in its own address): its answer is still its own.
+    phones[3].reload()
+    phones[3].get_by_text(f"Your answer: {wrong}").wait_for()
+    assert store.joined(code) == PHONES
+    assert "answers" in count_shown(projector) and "phones joined" in count_shown(projector)
+    screenshot(projector, f"class_{name}_projector_counted")
+
+    projector.get_by_role("button", name="Reveal").click()
+    rounds = projector.get_by_test_id("class-round")
+    rounds.first.wait_for()
+    expected = store.counts(code, 1)
+    assert sum(expected) == PHONES and expected[question.answer] == 3
+    shown = [int(t.split()[0]) for t in rounds.first.get_by_test_id("class-bar-count").all_inner_texts()]
+    assert tuple(shown) == expected
+    assert f"The answer: {right}" in projector.inner_text("body")
+    for phone, pick in zip(phones, picks, strict=True):
+        verdict = "Right! The answer is" if pick == right else "Not this time"
+        phone.get_by_text(verdict).wait_for()
+    screenshot(projector, f"class_{name}_projector_revealed")
+    screenshot(phones[0], f"class_{name}_phone_right")
+    screenshot(phones[4], f"class_{name}_phone_wrong")
+
+    projector.get_by_role("button", name="Ask again").click()
+    projector.get_by_text("Vote 2").wait_for()
+    for phone in phones:
+        phone.get_by_text("Question 2.").wait_for()
+        tap(phone, right)
+    wait_count(projector, PHONES)
+    projector.get_by_role("button", name="Reveal").click()
+    until(lambda: rounds.count() == 2, "both votes side by side")
+    first, second = rounds.nth(0).bounding_box(), rounds.nth(1).bounding_box()
+    assert abs(first["y"] - second["y"]) < 5 and second["x"] > first["x"] + first["width"] / 2  # side by side
+    assert store.counts(code, 1) == expected and store.counts(code, 2)[question.answer] == PHONES
+    for phone in phones:
+        phone.get_by_text("Right! The answer is").wait_for()
+    screenshot(projector, f"class_{name}_projector_two_votes")
+
+    projector.get_by_role("button", name="End the class").click()
+    projector.get_by_role("button", name="End the class now").click()
+    for phone in phones:
+        phone.get_by_text("This class has ended").wait_for()
+    with projector.expect_download(timeout=WAIT) as download:
+        projector.get_by_role("button", name="Download the answers (CSV)").click()
+    rows = check_csv(download.value.path().read_bytes(), store, code, key, nickname)
+    assert len(rows) == 2 * PHONES
+    assert len({row["phone"] for row in rows}) == PHONES
+    screenshot(projector, f"class_{name}_projector_ended")
+    screenshot(phones[0], f"class_{name}_phone_ended")
+    for page in [projector, *phones]:
+        assert_no_exception_box(page)
+
+
+def test_a_whole_round_on_one_server_with_sqlite():
+    require_browser()
+    with tempfile.TemporaryDirectory(prefix="classic-classes-") as folder, ExitStack() as stack:
+        process, base = _server_with(CLASSIC_CLASS_DIR=folder, CLASSIC_CLASS_STORE=None)
+        stack.callback(stop_server, process)
+        store = room_store.open_store(url="", directory=folder)
+        stack.callback(store.close)
+        browser = stack.enter_context(chromium())
+        run_round(browser, base, [base], store, "sqlite")
+
+
+def test_a_whole_round_on_two_servers_sharing_redis():
+    require_browser()
+    require_redis()
+    with redis_server() as redis_url, ExitStack() as stack:
+        servers = []
+        for _ in range(2):
+            process, base = _server_with(CLASSIC_CLASS_STORE=redis_url)
+            stack.callback(stop_server, process)
+            servers.append(base)
+        store = room_store.open_store(url=redis_url)
+        stack.callback(store.close)
+        browser = stack.enter_context(chromium())
+        # The teacher on the first server; the phones split across both.
+        run_round(browser, servers[0], servers, store, "redis")
