@@ -1,31 +1,125 @@
-"""The array work behind :mod:`classic.id3`: counting the candidate tests of a level, sending rows down.
+"""The array work behind :mod:`classic.id3`: reading a table, counting the candidate tests of a level.
 
 ``classic.id3`` reads like the algorithm (score every candidate test, keep the best, split);
 this module does its counting with numpy so that a tree grows and predicts at interactive
 speed. Nothing here scores a split: it builds count tables (rows per branch × class) for many
 nodes at once and ``classic.criteria.split_scores`` scores them.
 
+- ``read_table``: which columns are numeric (a numeric array, or every known value parses as
+  a finite number) and the sorted values of each column.
+- ``Encoding``: a categorical value → its branch (−1 missing, −2 never seen), numbers as floats.
 - ``categorical_counts``: one bincount gives ``counts[node, feature, branch, class]``.
 - ``Presorted`` / ``threshold_candidates``: for the numeric features and all nodes of a level,
   the slides' candidate thresholds (midpoints between consecutive values whose labels differ)
   with the count table of each, from columns sorted once per fit; ``split_scores`` then scores
   every threshold of the level in one call and ``first_best`` keeps each node's best.
 - ``Training.descend``: all splitting nodes' rows sent down their tests at once.
-- ``NumericGrowth``: the whole growth loop for a table of numbers, none missing (the /compare
-  page's case), fused: the same tree, in fewer array passes a level
-  (``tests/test_id3_numeric_speed.py`` checks it against the general loop bit for bit).
 
-Reading a table is in :mod:`classic._id3_encode`; the grown tree and its router in
+Counting a whole level at once, rather than node by node, is what keeps the /decision-tree
+page's evaluation (71 fits of the 1984 votes) interactive; ``tests/benchmarks/bench_id3.py``
+times it beside scikit-learn. The grown tree, its ``Node`` objects and prediction are in
 :mod:`classic._id3_tree`.
 """
 
 from __future__ import annotations
 
 import math
-from functools import cached_property
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+
+from classic._validation import check_array
+
+# --------------------------------------------------------------------------------------------
+# Reading a table: which columns are numbers, and each value as a code
+# --------------------------------------------------------------------------------------------
+
+
+def as_table(X: Any, n_features: int | None = None, estimator: Any = None) -> np.ndarray:
+    """X as a 2-D table of its own dtype (strings, objects or numbers; NaN marks a missing
+    number), checked by :func:`classic._validation.check_array`."""
+    return check_array(X, numeric=False, allow_nan=True, n_features=n_features, estimator=estimator)
+
+
+def numbers(column: np.ndarray, missing_value: str) -> np.ndarray | None:
+    """The column as floats (NaN where missing), or None when a known value is not a finite number."""
+    if column.dtype.kind in "biuf":
+        return column.astype(np.float64)
+    text = column.astype(str)
+    known = text != missing_value
+    try:
+        float(text[known][0]) if known.any() else None  # most text columns fail here, cheaply
+        values = text[known].astype(np.float64)
+    except ValueError:
+        return None
+    if not np.isfinite(values).all():
+        return None
+    out = np.full(len(text), np.nan)
+    out[known] = values
+    return out
+
+
+def distinct(column: np.ndarray) -> np.ndarray:
+    """``np.unique`` of a numeric column's known values (the same sort, without its overhead)."""
+    missing = np.isnan(column)
+    known = np.sort(column[~missing] if missing.any() else column)
+    first = np.empty(len(known), dtype=bool)  # the first of each run of one value
+    first[:1] = True
+    np.not_equal(known[1:], known[:-1], out=first[1:])
+    return known[first]
+
+
+def read_table(X: np.ndarray, missing_value: str) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Which columns are numeric (an all-missing column is not) and each column's sorted values."""
+    parsed = [numbers(X[:, j], missing_value) for j in range(X.shape[1])]
+    parsed = [c if c is not None and not np.isnan(c).all() else None for c in parsed]
+    numeric = np.array([c is not None for c in parsed], dtype=bool)
+    # A set of the column's strings is much faster than sorting them all (few distinct values).
+    values = [
+        distinct(c) if c is not None else np.array(sorted(set(X[:, j].astype(str).tolist())), dtype=str)
+        for j, c in enumerate(parsed)
+    ]
+    return numeric, values
+
+
+class Encoding:
+    """Turns rows into branch codes (categorical features) and floats (numeric features)."""
+
+    def __init__(
+        self, numeric: np.ndarray, branches: Sequence[np.ndarray], names: Sequence[str], missing_value: str
+    ):
+        self.numeric, self.branches, self.names, self.missing_value = numeric, branches, names, missing_value
+        self.categorical = np.flatnonzero(~numeric).tolist()
+        self.numeric_columns = np.flatnonzero(numeric).tolist()
+        self.lookup = [
+            {} if num else {str(v): b for b, v in enumerate(values)}
+            for values, num in zip(branches, numeric, strict=True)
+        ]
+
+    def __call__(self, X: np.ndarray, missing_is_value: bool) -> tuple[np.ndarray, np.ndarray | None]:
+        """``(codes, values)``: branch codes (0 in a numeric column; −1 missing, or −2 when
+        ``missing_is_value`` and the marker was never seen; −2 a value never seen) and numbers
+        (NaN in a categorical column; None when no feature is numeric)."""
+        values = np.full(X.shape, np.nan) if self.numeric_columns else None
+        for j in self.numeric_columns:
+            column = numbers(X[:, j], self.missing_value)
+            if column is None:
+                raise ValueError(f"feature {self.names[j]!r} is numeric: every value must be a number")
+            values[:, j] = column
+        codes, missing = np.zeros(X.shape, dtype=np.int64), -2 if missing_is_value else -1
+        for j in self.categorical:  # each distinct value looked up once
+            seen, inverse = np.unique(X[:, j].astype(str), return_inverse=True)
+            lookup = self.lookup[j]
+            mapped = [lookup.get(v, missing if v == self.missing_value else -2) for v in seen.tolist()]
+            codes[:, j] = np.asarray(mapped, dtype=np.int64)[inverse]
+        return codes, values
+
+
+# --------------------------------------------------------------------------------------------
+# Counting: the count tables of every candidate test of a level
+# --------------------------------------------------------------------------------------------
+
 
 MAX_CELLS = 2_000_000  # count-table cells per bincount (nodes are processed in chunks above this)
 
@@ -375,124 +469,3 @@ class LevelTables:
             on, b = on[b >= 0], b[b >= 0]
             out[on, 0], out[on, 1:] = self.threshold[b], self.gap[b]
         return out
-
-
-class NumericGrowth:
-    """ID3's growth loop (``classic.id3.ID3._grow``) fused for a table of numbers (±inf too), none
-    missing (the case the /compare page fits at every rerun): the same tree, in fewer array passes.
-
-    The rows of the nodes that may still split are kept as entries (row, label, feature, node)
-    sorted by feature, then node, then value: a level's candidates are ``thresholds_in_groups``
-    of the groups ``feature · G + node``, all scored in one ``score`` call. A node's test is its
-    best feature's first best threshold; its two children's counts are the chosen table's rows, and
-    the entries of the children that may split are regrouped by one stable radix sort.
-    """
-
-    def __init__(self, values: np.ndarray, y: np.ndarray, n_classes: int):
-        self.values, self.y, self.n_classes = np.ascontiguousarray(values), y, n_classes
-        self.wide = not np.abs(values).max(initial=0.0) < 2.0**1022  # (see midpoints)
-        m = values.shape[1]
-        # What LevelTables reads of a Training: every feature numeric, in column order.
-        self.position, self.numeric_position, self.branches = {}, np.arange(m), [[]] * m
-
-    def grow(self, tree: Any, score: Any, max_depth: int | None, min_gain: float, tolerance: float) -> list:
-        """Grows ``tree`` (a FlatTree holding the root) level by level; returns what each level
-        recorded for ``steps_``: ``(tables, rows, node, chosen, ids, available)``. A node's
-        children are its chosen table's two sides, each with rows (``midpoints`` puts τ in
-        ``[a, b)``: ``x > τ`` sends the rows as the table says), so every level's nodes are smaller."""
-        values, k = self.values, self.n_classes
-        (n, m), levels = values.shape, []
-        if np.bincount(self.y, minlength=k).max() == n or m == 0:  # a pure root: a leaf
-            return levels
-        order = np.argsort(values, axis=0, kind="stable").T  # [feature, rank]: rows by value
-        value, row = values.take(order * m + np.arange(m)[:, None]).ravel(), order.ravel()
-        entries = np.stack([row, self.y[row], np.repeat(np.arange(m), n), np.zeros(n * m, np.int64)])
-        group, ids, depth = entries[2], np.zeros(1, np.int64), 0  # ids: the growing nodes'
-        nodes, everywhere = np.arange(2 * n), np.ones((n, m), bool)
-        made, last = [], 0  # each level's splits; the last id given
-        while True:
-            row, label, feature, node = entries
-            size = len(ids)
-            found = thresholds_in_groups(group, value, label, k)
-            if found is None:
-                break
-            at, tables = found
-            scored = score(tables, 0)
-            best = first_best(group.take(at), scored, m * size, tolerance).reshape(m, size)
-            scores = np.where(best >= 0, scored.take(best), -np.inf)  # [feature, node]
-            top = np.maximum.reduce(scores, axis=0)
-            chosen = (scores >= top - tolerance).argmax(axis=0)
-            split = top > min_gain + tolerance
-            splits = split.nonzero()[0]
-            if len(splits) == 0:
-                break
-            pick = best.take(chosen * size + nodes[:size])  # each node's candidate (where it splits)
-            tau, gap = midpoints(value, at.take(pick), self.wide)  # a ≤ τ < b: x > τ sends b right
-            chosen = np.where(split, chosen, -1)
-            rows = len(row) // m  # the first feature's entries: each growing row once
-            level = NumericLevel(self, best.T, at, value, tables)
-            levels.append((level, row[:rows], node[:rows].copy(), chosen, ids, everywhere[:size]))
-            # The splits and their children (a threshold leaves rows on both sides: no empty child).
-            parts = tables[pick[splits]]
-            known = np.add.reduce(parts, axis=2)  # rows a branch
-            counts, depth = parts.reshape(-1, k), depth + 1
-            made.append((split, ids, chosen, tau, gap, known, counts, depth))  # (split rows taken at the end)
-            children, last = nodes[last + 1 : last + 1 + len(counts)], last + len(counts)
-            sizes = known.reshape(-1)
-            grows = np.maximum.reduce(counts, axis=1) < sizes
-            count = np.count_nonzero(grows)
-            if (max_depth is not None and depth >= max_depth) or count == 0:
-                break
-            # Each entry's child: x > τ at its node; the children that may split renumbered, the
-            # others past every kept group (their entries sort last and are cut off).
-            following, renumbered = np.empty((size, 2), np.int64), np.empty(2 * len(splits), np.int64)
-            following.fill(m * count)
-            renumbered.fill(m * count)
-            renumbered[grows] = nodes[:count]
-            following[splits] = renumbered.reshape(-1, 2)
-            right = values.take(row * m + chosen.take(node)) > tau.take(node)  # (flat: take is fast)
-            node = following.take(2 * node + right)
-            key = feature * count + node
-            keep = (key.astype(np.int16) if 2 * m * count < 2**15 else key).argsort(kind="stable")
-            keep = keep[: m * int(np.dot(sizes, grows))]
-            entries[3] = node
-            entries, value, group, ids = (
-                entries.take(keep, axis=1),
-                value.take(keep),
-                key.take(keep),
-                children[grows],
-            )
-        if made:  # every level's splits into the tree at once (their children: ids 1, 2, … in order)
-            split, at, feature, tau, gap, known, counts, depth = zip(*made, strict=True)
-            depth = np.repeat(depth, [len(c) for c in counts])
-            split, at, feature, tau, gap, known, counts = map(
-                np.concatenate, (split, at, feature, tau, gap, known, counts)
-            )
-            tests = np.empty((len(known), 3))  # each test's τ and the values it lies between
-            at, feature, tests[:, 0], tests[:, 1:] = at[split], feature[split], tau[split], gap[split]
-            tree.split(at, feature, tests, known / np.add.reduce(known, axis=1)[:, None])  # the shares
-            parent, slot = at.repeat(2), np.tile(_PAIR, len(at))
-            tree.link(parent, slot, tree.add(parent, slot, counts, depth))
-        return levels
-
-
-class NumericLevel(LevelTables):
-    """The tables of a level ``NumericGrowth`` grew: ``at`` the candidates' positions in the sorted
-    ``value`` (τ and the values it lies between are worked out when first read)."""
-
-    def __init__(self, growth: NumericGrowth, best: np.ndarray, at: np.ndarray, value, tables):
-        super().__init__(growth)  # type: ignore[arg-type]
-        self.best, self.at, self.value, self.counts = best, at, value, tables
-        self.wide = growth.wide
-
-    @cached_property
-    def gap(self) -> np.ndarray:
-        return midpoints(self.value, self.at, self.wide)[1]
-
-    @cached_property
-    def threshold(self) -> np.ndarray:
-        return midpoints(self.value, self.at, self.wide)[0]
-
-    @cached_property
-    def lost(self) -> np.ndarray:
-        return np.zeros(self.best.shape, np.int64)

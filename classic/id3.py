@@ -16,11 +16,11 @@ at prediction they follow every child (``"fractional"``: C4.5, weighted by the s
 training rows that went each way; ``"branch"``: the post's rule, the leaves' class counts added
 up as they are) or only the majority child (``"majority"``); ``"value"`` makes "?" one more
 category. Reduced-error pruning replaces subtrees by majority leaves while held-out accuracy
-does not drop; ``rules`` reads the tree as IF … THEN rules. The counting (count tables of a
-whole level at once, presorted numeric columns) is in :mod:`classic._id3_engine`, reading a table
-in :mod:`classic._id3_encode`, the grown tree's arrays and its ``Node`` objects in
-:mod:`classic._id3_tree`, prediction in :mod:`classic._id3_router`; drawing in
-:mod:`classic.viz.tree`; the lesson's extras in :mod:`classic.id3_lessons`.
+does not drop; ``rules`` reads the tree as IF … THEN rules. Reading a table and the counting
+(count tables of a whole level at once, presorted numeric columns) are in
+:mod:`classic._id3_engine`; the grown tree's arrays, its ``Node`` objects and prediction in
+:mod:`classic._id3_tree`; drawing in :mod:`classic.viz.tree`; the lesson's extras in
+:mod:`classic.id3_lessons`.
 """
 
 from __future__ import annotations
@@ -35,9 +35,8 @@ from typing import Any
 import numpy as np
 
 from classic import _id3_engine as engine
-from classic._id3_encode import Encoding, as_table, read_table
-from classic._id3_router import Router
-from classic._id3_tree import FlatTree, Node, SplitStep, split_steps
+from classic._id3_engine import Encoding, as_table, read_table
+from classic._id3_tree import FlatTree, Node, Router, SplitStep, split_steps
 from classic._validation import Estimator, RandomState, check_is_fitted, check_labels
 from classic.criteria import CRITERIA, TOLERANCE, split_scores
 from classic.criteria import SplitScore as SplitScore
@@ -162,7 +161,7 @@ class ID3(Estimator):
         if len(names) != X.shape[1] or len(set(names)) != len(names):
             raise ValueError(f"feature_names must be {X.shape[1]} distinct names, got {names!r}")
         self.feature_names_, self.n_features_in_ = names, X.shape[1]
-        self.numeric_, self.categories_, points = read_table(X, self.missing_value)
+        self.numeric_, self.categories_ = read_table(X, self.missing_value)
         # A categorical feature's branches: its values, the missing marker left out unless "value".
         keep = self.missing_value if self.missing != "value" else None
         branches = [
@@ -170,7 +169,7 @@ class ID3(Estimator):
             for v, numeric in zip(self.categories_, self.numeric_, strict=True)
         ]
         self._encoding = Encoding(self.numeric_, branches, names, self.missing_value)
-        self._grow(*self._encoding(X, self.missing == "value", points), y_codes.astype(np.int64))
+        self._grow(*self._encoding(X, self.missing == "value"), y_codes.astype(np.int64))
         return self
 
     # -- growing -------------------------------------------------------------------------------
@@ -179,7 +178,6 @@ class ID3(Estimator):
     # _choose(node, available features, scores of all features) -> feature or None.
     _may_split: Any = None
     _choose: Any = None
-    _fuse_numbers = True  # numbers, none missing: engine.NumericGrowth (False: the loop below)
 
     def _grow(self, codes: np.ndarray, values: np.ndarray, y: np.ndarray) -> None:
         """Breadth first, one level at a time: score all its nodes' candidates together, then split.
@@ -191,14 +189,6 @@ class ID3(Estimator):
         self._class_names = [str(c) for c in self.classes_]
         counts = np.bincount(y, minlength=k)[None]
         score = partial(_score, criterion=self.criterion)
-        plain = self._fuse_numbers and self._may_split is None and self._choose is None
-        numbers = values is not None and self.numeric_.all() and not np.isnan(values).any()
-        if plain and numbers and not self._empty_children:
-            self._tree = FlatTree(k, 2)  # numbers only, none missing (NaN): the same growth, fused
-            self._tree.add(np.array([-1]), np.array([0]), counts, 0)
-            growth = engine.NumericGrowth(values, y, k)
-            self._levels = growth.grow(self._tree, score, self.max_depth, self.min_gain, TOLERANCE)
-            return self._compile()
         data = engine.Training(codes, values, y, self.numeric_, self._encoding.branches, k)
         self._tree = tree = FlatTree(k, max(data.width - 1, 2))
         self._levels = []  # what each level's splits recorded, for steps_
