@@ -1,9 +1,9 @@
 """classic: the classic machine-learning algorithms, written from scratch with numpy.
 
 The algorithms: ``perceptron``, ``knn`` (with ``distances`` and the brute-force ``_search``),
-``kdtree``, ``id3`` (with ``criteria``, the scores of a split; ``_id3_encode``, reading a table;
-``_id3_engine``, the counting; ``_id3_tree``, the grown tree as flat arrays; ``_id3_router``,
-prediction; ``id3_lessons`` holds the post's variants and experiments), ``digits``; the data:
+``kdtree``, ``id3`` (with ``criteria``, the split criteria and the scores of a split;
+``_id3_engine``, reading a table and the counting; ``_id3_tree``, the grown tree as flat arrays,
+its nodes and prediction; ``id3_lessons`` holds the post's variants and experiments), ``digits``; the data:
 ``datasets`` (generators, toy tables), ``uci`` (the two UCI files), ``tables`` (CSV uploads);
 ``evaluation`` and ``preprocessing``; ``compare`` (one data set through the three 2-D
 classifiers). Only numpy is needed; the optional drawing layer is

@@ -2,6 +2,7 @@
 
 ``pip install classic[viz]`` adds what it needs (matplotlib, graphviz); the algorithms in
 ``classic`` itself need only numpy. ``theme`` holds the one palette; there is a module per
-lesson (``perceptron``, ``knn``, ``tree``, ``digits``) with the figures and the JSON that the
-browser players in ``assets/`` draw from.
+lesson (``perceptron``, ``knn``, ``digits``; the tree has two: ``tree``, its DOT drawing, and
+``tree_figures``, the step player's JSON and the Vega-Lite charts) with the figures and the JSON
+that the browser players in ``assets/`` draw from.
 """
