@@ -58,7 +58,7 @@ MISSING = ("fractional", "branch", "majority", "value")
 
 def _score(counts: np.ndarray, missing: Any, criterion: str) -> np.ndarray:
     """What the criterion compares, from :func:`classic.criteria.split_scores` (the tree's one scorer)."""
-    return split_scores(counts, missing, criterion)[4]
+    return split_scores(counts, missing, criterion).score
 
 
 def rows_with_missing(X: Any, missing_value: str = "?") -> np.ndarray:
@@ -80,7 +80,8 @@ class ID3(Estimator):
     Parameters
     ----------
     criterion : {"entropy", "gain_ratio", "gini"}, default="entropy"
-        The score of a test: information gain, gain ratio (C4.5), or the drop in Gini impurity.
+        The score of a test: information gain, gain ratio (C4.5), or the drop in Gini impurity
+        (the keys of the registry ``classic.criteria.CRITERIA``).
     max_depth : int or None, default=None
         The most tests on a path from the root; None grows until the other rules stop it.
     min_gain : float, default=0.0
@@ -137,7 +138,7 @@ class ID3(Estimator):
 
     def _check_params(self) -> None:
         if self.criterion not in CRITERIA:
-            raise ValueError(f"criterion must be one of {CRITERIA}, got {self.criterion!r}")
+            raise ValueError(f"criterion must be one of {tuple(CRITERIA)}, got {self.criterion!r}")
         if self.missing not in MISSING:
             raise ValueError(f"missing must be one of {MISSING}, got {self.missing!r}")
         if self.max_depth is not None and (int(self.max_depth) != self.max_depth or self.max_depth < 1):

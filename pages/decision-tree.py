@@ -72,7 +72,7 @@ with st.sidebar:
         list(BASES),
         default=list(BASES)[0],
         key="tree_log",
-        disabled=criterion == "gini",  # Gini has no logarithm
+        disabled=not criteria.CRITERIA[criterion].logarithm,  # Gini has no logarithm
         bind="query-params",  # a unit, not a new tree: the step and the row stay
     )
     missing = st.selectbox(

@@ -133,6 +133,39 @@ def test_split_scores_is_the_one_definition_with_missing_rows():
     assert explained.gain == pytest.approx(explained.known_fraction * (explained.before - explained.after))
 
 
+def test_split_scores_names_its_numbers():
+    found = split_scores(np.array([[[0, 3], [1, 0]], [[2, 2], [0, 0]]]), missing=2, criterion="gain_ratio")
+    assert found._fields == ("before", "after", "gain", "split_information", "score")
+    assert found.score[0] == pytest.approx(found.gain[0] / found.split_information[0])
+    assert found.score[1] == 0.0  # one branch: no split information, no ratio
+
+
+def test_a_new_split_criterion_is_one_entry_in_the_registry(monkeypatch):
+    # Misclassification error, 1 − max_c p_c: registered once, grown by ID3 and tabled for the player.
+    from classic import criteria
+    from classic.viz import tree_figures
+
+    error = criteria.Criterion(
+        "Misclassification error", "E", lambda p, base: 1 - p.max(axis=-1), logarithm=False
+    )
+    monkeypatch.setitem(criteria.CRITERIA, "error", error)
+    X, y, names = datasets.load_play_tennis()
+    tree = ID3(criterion="error").fit(X, y, names)
+    by_hand = {}  # each feature's drop in error at the root, from the counts
+    for j, name in enumerate(names):
+        before = 1 - max(np.mean(y == c) for c in np.unique(y))
+        after = sum(
+            np.mean(X[:, j] == v) * (1 - max(np.mean(y[X[:, j] == v] == c) for c in np.unique(y)))
+            for v in np.unique(X[:, j])
+        )
+        by_hand[name] = before - after
+    best = max(by_hand.values())
+    assert tree.root_.feature == next(name for name in names if by_hand[name] >= best - 1e-12)
+    table = tree_figures.split_table(tree.steps_[0])
+    assert "E before" in table and "gain ratio" not in table
+    assert table["gain"] == pytest.approx([by_hand[name] for name in table["test"]])
+
+
 def test_classic_id3_still_exports_the_criteria_it_moved_to_classic_criteria():
     from classic import criteria, id3
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from classic.criteria import CRITERIA
 from classic.viz import theme
 
 DIGITS = 4  # the slides print entropies to four places (0.9183, 0.6887, 0.3113)
@@ -135,7 +136,8 @@ def _name(score: Any) -> str:
 
 
 def _impurity_name(criterion: str, base: float) -> str:
-    return "Gini" if criterion == "gini" else f"H ({UNITS.get(base, f'log base {base:g}')})"
+    rule = CRITERIA[criterion]
+    return f"{rule.symbol} ({UNITS.get(base, f'log base {base:g}')})" if rule.logarithm else rule.symbol
 
 
 def scored(step: Any, base: float = 2.0) -> list[Any]:
@@ -169,7 +171,7 @@ def split_table(step: Any, base: float = 2.0, scores: list[Any] | None = None) -
     if missing:
         table["known share"] = [c.known_fraction for c in scores]
     table["known-share gain" if missing else "gain"] = [c.gain for c in scores]
-    if criterion == "gain_ratio":
+    if CRITERIA[criterion].ratio:
         table["split information"] = [c.split_information for c in scores]
         table["gain ratio"] = [c.score for c in scores]
     table["chosen"] = [c.chosen for c in scores]

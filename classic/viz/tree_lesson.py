@@ -228,7 +228,7 @@ def upload_label() -> str:
     )
 
 
-CRITERION_NAMES = {"entropy": "Information gain", "gain_ratio": "Gain ratio (C4.5)", "gini": "Gini impurity"}
+CRITERION_NAMES = {name: rule.title for name, rule in criteria.CRITERIA.items()}
 
 
 MISSING_NAMES = {
