@@ -4,7 +4,7 @@
   store; the top of the page then shows the join card (``card``): the room code, its QR code and
   the link the phones open, ``<server>/join?room=CODE``.
 - The teacher's control is the room's secret key, kept in the teacher's own link
-  (``?class=CODE&class_key=KEY``, written back on every run so that it survives a reload and a
+  (``?class=CODE&teacher=KEY``, written back on every run so that it survives a reload and a
   page change) and in no student's link: the same link on a second device controls the same
   class. Every action passes the key to the store, which checks it on the server.
 - **Ask the class** beside each "Try this" step (``ask_button``) sets up the step's view and
@@ -31,11 +31,13 @@ import streamlit as st
 from pages._ui import class_view, downloads, room_store, rooms
 from pages._ui.rooms import Question, RoomError, Round
 
-CODE_PARAM = "class"  # the teacher's link: ?class=CODE&class_key=KEY
-KEY_PARAM = "class_key"
+CODE_PARAM = "class"  # the teacher's link: ?class=CODE&teacher=KEY
+KEY_PARAM = "teacher"
 _TEACHER = "_class_teacher"  # (code, key) of the class this session teaches
 _HIDDEN = "_class_card_hidden"
 _NOTE = "_class_note"
+_SEEN = "_class_round_seen"  # the class's round the page last showed (code, number)
+_CARD_SEEN = "_class_round_seen_by_card"
 SIDE_BY_SIDE = 3  # at most this many rounds of one question on the projector at once
 _UNREACHABLE = "The class cannot be reached right now: try again in a moment."
 
@@ -254,6 +256,12 @@ def _joined(code: str) -> None:
     room = attempt(store.room, code)
     if room is None or room.ended:
         st.rerun()
+    # A question asked from the teacher's other device: this page reruns to show it.
+    current = attempt(store.current, code)
+    number = (code, 0 if current is None else current.number)
+    if st.session_state.setdefault(_CARD_SEEN, number) != number:
+        st.session_state[_CARD_SEEN] = number
+        st.rerun()
     joined = attempt(store.joined, code) or 0
     st.caption(f"{joined} {'phone' if joined == 1 else 'phones'} joined")
 
@@ -273,6 +281,22 @@ def ask_button(page: str, i: int, step: Any, before: Callable[[], None] | None =
         on_click=_ask,
         args=(page, i, step, before),
     )
+
+
+def asked_step(page: str) -> int | None:
+    """The step of ``page`` the class is asked now, once per round (None otherwise): the
+    teacher's other device, or a reload, shows it at the top of the page like the device that
+    asked it."""
+    teacher = active()
+    current = None if teacher is None else attempt(teacher.store.current, teacher.code)
+    if current is None:
+        return None
+    seen = (teacher.code, current.number)
+    if st.session_state.get(_SEEN) == seen:
+        return None
+    st.session_state[_SEEN] = seen
+    asked_page, _, i = current.question.qid.rpartition(".")
+    return int(i) if asked_page == page and i.isdigit() else None
 
 
 def _chain(rounds: Sequence[Round], qid: str) -> list[Round]:
@@ -296,6 +320,8 @@ def step_round(page: str, i: int) -> bool:
     current, shown = chain[-1], chain[-SIDE_BY_SIDE:]
     q = current.question
     st.markdown(f":material/campaign: **Asked of the class:** {q.text}")
+    if not current.revealed:
+        st.markdown(" · ".join(f"**{chr(ord('A') + n)}.** {choice}" for n, choice in enumerate(q.choices)))
     columns = st.columns(len(shown)) if len(shown) > 1 else [st.container()]
     for column, r in zip(columns, shown, strict=True):
         with column:

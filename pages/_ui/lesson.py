@@ -99,6 +99,9 @@ def try_this(page: str, steps: Sequence[Step], expanded: bool = False) -> None:
     sent nor re-rendered on every rerun. The answers chosen are kept while it is closed.
     """
     answers = st.session_state.setdefault(f"{page}_try_answers", {})
+    asked_of_class = class_panel.asked_step(page)  # a step asked from the teacher's other device
+    if asked_of_class is not None and 1 <= asked_of_class <= len(steps):
+        st.session_state[_asked(page)] = asked_of_class
     asked = st.session_state.get(_asked(page))
     asked = asked if isinstance(asked, int) and 1 <= asked <= len(steps) else None
     if asked is not None:

@@ -125,8 +125,8 @@ def run_round(browser, teacher_base: str, phone_bases: list[str], store, name: s
     projector = open_tab(browser, PROJECTOR)
     code, link = start_class(projector, teacher_base)
     # The teacher's link holds the key, the phones' link never does.
-    assert f"class={code}" in projector.url and "class_key=" in projector.url
-    key = re.search(r"class_key=([^&]+)", projector.url).group(1)
+    assert f"class={code}" in projector.url and "teacher=" in projector.url
+    key = re.search(r"teacher=([^&]+)", projector.url).group(1)
     assert store.is_teacher(code, key)
     assert link == f"{teacher_base}/join?room={code}" and key not in link
     qr = projector.get_by_test_id("class-join-card").locator("img")
@@ -238,3 +238,82 @@ def test_a_whole_round_on_two_servers_sharing_redis():
         browser = stack.enter_context(chromium())
         # The teacher on the first server; the phones split across both.
         run_round(browser, servers[0], servers, store, "redis")
+
+
+def test_the_class_survives_a_server_restart_and_the_teacher_link_still_works():
+    """SQLite: stop the server mid-class and start it again on the same file: the class, its
+    question and its answers are there, the phones reload into their own answers, and the
+    teacher's link, opened on another device, reveals."""
+    require_browser()
+    with tempfile.TemporaryDirectory(prefix="classic-classes-") as folder, ExitStack() as stack:
+        process, base = _server_with(CLASSIC_CLASS_DIR=folder, CLASSIC_CLASS_STORE=None)
+        store = room_store.open_store(url="", directory=folder)
+        stack.callback(store.close)
+        browser = stack.enter_context(chromium())
+        projector = open_tab(browser, PROJECTOR)
+        code, link = start_class(projector, base)
+        teacher_query = projector.url.split("?", 1)[1]
+        phones = [open_tab(browser, PHONE, phone=True) for _ in range(2)]
+        for phone in phones:
+            phone.goto(link)
+            phone.get_by_text("Waiting for the teacher").wait_for()
+        ask_step(projector)
+        question = store.current(code).question
+        picks = [question.choices[0], question.choices[1]]
+        for n, (phone, pick) in enumerate(zip(phones, picks, strict=True), start=1):
+            phone.get_by_role("button", name=pick, exact=True).wait_for()
+            tap(phone, pick)
+            wait_count(projector, n)
+        phone_paths = [phone.url.removeprefix(base) for phone in phones]
+        assert all("me=" in path for path in phone_paths)
+
+        stop_server(process)
+        process, base = _server_with(CLASSIC_CLASS_DIR=folder, CLASSIC_CLASS_STORE=None)
+        stack.callback(stop_server, process)
+        assert store.counts(code, 1)[:2] == (1, 1) and store.joined(code) == 2
+
+        # The teacher's link on another device, after the restart: the same class, the step asked
+        # at the top, its two answers, and the teacher's controls.
+        other = open_tab(browser, PROJECTOR)
+        other.goto(f"{base}/{PAGE}?{teacher_query}")
+        assert other.get_by_test_id("class-code").inner_text(timeout=WAIT).strip() == code
+        wait_count(other, 2)
+        screenshot(other, "class_restart_projector")
+        for phone, path, pick in zip(phones, phone_paths, picks, strict=True):
+            phone.goto(base + path)  # a reload, on the restarted server
+            phone.get_by_text(f"Your answer: {pick}").wait_for()
+        other.get_by_role("button", name="Reveal").click()
+        other.get_by_test_id("class-round").wait_for()
+        for phone, pick in zip(phones, picks, strict=True):
+            verdict = "Right! The answer is" if pick == question.choices[question.answer] else "Not this time"
+            phone.get_by_text(verdict).wait_for()
+        assert store.current(code).revealed and store.joined(code) == 2
+        screenshot(phones[0], "class_restart_phone")
+        for page in [other, *phones]:
+            assert_no_exception_box(page)
+
+
+def test_a_wrong_teacher_key_gets_no_control_and_a_student_sees_none(tmp_path):
+    """A link with the room's code and a made-up key: a note, no teacher control, and the key is
+    dropped from the address; the phone's page has no teacher control either."""
+    require_browser()
+    with ExitStack() as stack:
+        process, base = _server_with(CLASSIC_CLASS_DIR=str(tmp_path), CLASSIC_CLASS_STORE=None)
+        stack.callback(stop_server, process)
+        store = room_store.open_store(url="", directory=tmp_path)
+        stack.callback(store.close)
+        code, key = store.open_room()
+        browser = stack.enter_context(chromium())
+        page = open_tab(browser, PROJECTOR)
+        page.goto(f"{base}/{PAGE}?class={code}&teacher=not-the-key")
+        page.get_by_text("This teacher link opens no class").wait_for()
+        page.get_by_role("button", name="Start a class").wait_for()
+        assert page.get_by_test_id("class-code").count() == 0
+        assert page.get_by_role("button", name="End the class").count() == 0
+        until(lambda: "teacher=" not in page.url, "the wrong key to leave the address")
+        phone = open_tab(browser, PHONE, phone=True)
+        phone.goto(f"{base}/join?room={code}&teacher={key}")  # even with the key in a phone's link
+        phone.get_by_text("Waiting for the teacher").wait_for()
+        for label in ("Start a class", "End the class", "Reveal", "Ask the class", "Ask again"):
+            assert phone.get_by_role("button", name=label).count() == 0
+        assert not store.room(code).ended and store.current(code) is None
