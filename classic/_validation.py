@@ -7,8 +7,8 @@
 - ``NotFittedError``: raised when ``predict`` (or anything that reads learned attributes) is
   called before ``fit``; a subclass of ValueError and AttributeError, as scikit-learn's is.
 - ``check_random_state``: a seed, a Generator or None → a ``numpy.random.Generator``.
-- ``check_array``, ``check_labels``, ``check_n_features``: the one place where every estimator
-  checks its X (before ``fit`` and ``predict``) and its labels y, with scikit-learn's messages
+- ``check_array``, ``check_labels``, ``check_n_features``, ``check_consistent_length``: the one
+  place where every estimator checks its X (before ``fit`` and ``predict``) and its labels y, with scikit-learn's messages
   where its estimator checks look for them ("Complex data not supported", "Reshape your data",
   "0 feature(s) (shape=…) while a minimum of 1 is required", "Unknown label type", "X has 1
   features, but … is expecting 4 features as input", "requires y to be passed").
@@ -61,6 +61,7 @@ def check_array(
     X: Any,
     *,
     numeric: bool = True,
+    keep_integers: bool = False,
     allow_nan: bool = False,
     n_features: int | None = None,
     estimator: Any = None,
@@ -73,7 +74,8 @@ def check_array(
     (reshape), more than two dimensions, no rows or no columns, values that are not numbers
     (TypeError, when ``numeric``), NaN and ±inf (unless ``allow_nan``), and, with
     ``n_features``, a number of columns other than the fitted one. ``numeric=False`` keeps the
-    array's own dtype (strings or objects for categorical data).
+    array's own dtype (strings or objects for categorical data); ``keep_integers`` keeps an
+    integer or boolean array as it is (pixels: exact, and a quarter of float64's memory as uint8).
     """
     who = type(estimator).__name__ if estimator is not None else "this estimator"
     if X is None:
@@ -89,7 +91,7 @@ def check_array(
         raise ValueError(f"{name} must be a 2-D array with rows of one length ({error})") from None
     if array.dtype.kind == "c" or (array.dtype == object and any(isinstance(v, complex) for v in array.flat)):
         raise ValueError(f"Complex data not supported: {name} holds complex numbers; give real ones")
-    if numeric and array.dtype != np.float64:
+    if numeric and array.dtype != np.float64 and not (keep_integers and array.dtype.kind in "biu"):
         try:
             array = array.astype(np.float64)
         except TypeError as error:
@@ -116,6 +118,17 @@ def check_array(
     if n_features is not None:
         check_n_features(array, n_features, estimator, name)
     return array
+
+
+def check_consistent_length(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
+    """X and y as arrays, refused when they are empty or their numbers of rows differ (as
+    scikit-learn's ``check_consistent_length``). Their contents are the estimator's to check."""
+    X, y = np.asarray(X), np.asarray(y)
+    if len(X) != len(y):
+        raise ValueError(f"X and y must have the same length, got {len(X)} and {len(y)}")
+    if len(y) == 0:
+        raise ValueError("X and y are empty")
+    return X, y
 
 
 def check_n_features(X: np.ndarray, n_features: int, estimator: Any = None, name: str = "X") -> None:

@@ -139,7 +139,7 @@ def flip_labels(y: np.ndarray, percent: float, seed: int) -> np.ndarray:
     return classes[index]
 
 
-def check_points(X: Any, y: Any) -> str | None:
+def comparison_problem(X: Any, y: Any) -> str | None:
     """Why these points cannot be compared (a sentence), or None when they can.
 
     The split needs at least two points of each of exactly two classes, so that both classes

@@ -443,20 +443,6 @@ def with_examples(
     return np.vstack([np.asarray(X, dtype=np.uint8), X_more]), np.concatenate([np.asarray(y), y_more])
 
 
-def _check_grids(X: Any) -> np.ndarray:
-    """Digits as rows of 256 finite numbers (16×16 grids are flattened)."""
-    try:
-        X = np.asarray(X, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError("digits must be numeric 16×16 grids or rows of 256") from None
-    if X.size == 0 or X.size % (SIZE * SIZE):
-        raise ValueError(f"digits must be 16×16 grids or rows of 256; got shape {X.shape}")
-    X = X.reshape(-1, SIZE * SIZE)
-    if not np.all(np.isfinite(X)):
-        raise ValueError("digits contain NaN or infinite values")
-    return X
-
-
 # The sheared copies' shear: the top of a 16-row digit moves 2.4 cells one way, its foot the other.
 SHEAR = 0.3
 # The ladder, one idea a rung on top of the one before; each rung's settings name its k.
@@ -511,7 +497,7 @@ def protocol_neighbours(
     """One neighbour search per seed of the post's protocol: ``(test, distances, indices)``, the
     test rows (seeds × 793) and their ``k_max`` nearest training digits (seeds × 793 × k_max,
     indices into ``X``). The weights play no part: :func:`protocol_votes` applies them."""
-    X, y = _check_grids(X), np.asarray(y)
+    X, y = check_array(np.reshape(X, (len(X), -1))), np.asarray(y)  # 16×16 grids flattened
     tests, distances, indices = [], [], []
     for train, test in protocol_splits(len(y), seeds):
         model = DigitClassifier(**{**params, "k": 1}).fit(X[train], y[train])

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from classic._validation import RandomState, check_random_state
+from classic._validation import RandomState, check_consistent_length, check_random_state
 
 
 def clone(estimator: Any) -> Any:
@@ -30,15 +30,6 @@ def clone(estimator: Any) -> Any:
     return type(estimator)(**params)
 
 
-def _check_xy(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
-    X, y = np.asarray(X), np.asarray(y)
-    if len(X) != len(y):
-        raise ValueError(f"X and y must have the same length, got {len(X)} and {len(y)}")
-    if len(y) == 0:
-        raise ValueError("X and y are empty")
-    return X, y
-
-
 def train_test_split(
     X: Any,
     y: Any,
@@ -51,7 +42,7 @@ def train_test_split(
     ``test_size`` is a fraction in (0, 1) or a number of rows. With ``stratify=True`` each
     class is split in the same proportion, so both parts keep the class balance.
     """
-    X, y = _check_xy(X, y)
+    X, y = check_consistent_length(X, y)
     n = len(y)
     if isinstance(test_size, float) and 0 < test_size < 1:
         n_test = int(round(test_size * n))
@@ -84,7 +75,7 @@ def train_test_split(
 
 def accuracy(y_true: Any, y_pred: Any) -> float:
     """The fraction of predictions equal to the truth."""
-    y_true, y_pred = _check_xy(y_true, y_pred)
+    y_true, y_pred = check_consistent_length(y_true, y_pred)
     return float(np.mean(y_true == y_pred))
 
 
@@ -93,7 +84,7 @@ def confusion_matrix(y_true: Any, y_pred: Any, labels: Sequence | None = None) -
 
     ``labels`` defaults to the sorted union of the labels seen in either argument.
     """
-    y_true, y_pred = _check_xy(y_true, y_pred)
+    y_true, y_pred = check_consistent_length(y_true, y_pred)
     labels = np.unique(np.concatenate([y_true, y_pred])) if labels is None else np.asarray(labels)
     index = {label: i for i, label in enumerate(labels.tolist())}
     matrix = np.zeros((len(labels), len(labels)), dtype=np.int64)
@@ -122,7 +113,7 @@ def cross_val_score(
     estimator: Any, X: Any, y: Any, cv: int = 10, random_state: RandomState = None
 ) -> np.ndarray:
     """Accuracy on each of ``cv`` stratified folds, training on the other folds each time."""
-    X, y = _check_xy(X, y)
+    X, y = check_consistent_length(X, y)
     scores = []
     for test in stratified_folds(y, cv, random_state):
         train = np.setdiff1d(np.arange(len(y)), test)
@@ -145,7 +136,7 @@ def learning_curve(
     shuffled training part, so larger sets contain the smaller ones. Returns
     ``(sizes, train_scores, test_scores)``.
     """
-    X, y = _check_xy(X, y)
+    X, y = check_consistent_length(X, y)
     rng = check_random_state(random_state)
     X_train, X_test, y_train, y_test = train_test_split(X, y, test_size, rng, stratify=True)
     sizes = []

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from classic._validation import check_array
 from classic.distances import minkowski_distance
 
 
@@ -114,11 +115,7 @@ class KDTree:
     """
 
     def __init__(self, X: Any, *, leaf_size: int = 1) -> None:
-        X = np.asarray(X, dtype=np.float64)
-        if X.ndim != 2 or len(X) == 0:
-            raise ValueError(f"X must be a non-empty 2-D array; got shape {X.shape}")
-        if not np.all(np.isfinite(X)):
-            raise ValueError("X contains NaN or infinite values")
+        X = check_array(X, estimator=self)
         if isinstance(leaf_size, bool) or int(leaf_size) != leaf_size or leaf_size < 1:
             raise ValueError(f"leaf_size must be a positive integer; got {leaf_size!r}")
         self.X = X
@@ -160,11 +157,7 @@ class KDTree:
         return self._search(x, k, p, self.box(bounds))
 
     def _search(self, x: Any, k: int, p: float, bounds: Box | None) -> Search:
-        x = np.asarray(x, dtype=np.float64).ravel()
-        if not np.all(np.isfinite(x)):
-            raise ValueError("x contains NaN or infinite values")
-        if x.shape != (self.X.shape[1],):
-            raise ValueError(f"x must have {self.X.shape[1]} coordinates; got {x.shape}")
+        x = check_array(np.reshape(x, (1, -1)), n_features=self.X.shape[1], estimator=self, name="x")[0]
         if isinstance(k, bool) or int(k) != k or not 1 <= k <= len(self.X):
             raise ValueError(f"k must be an integer in [1, {len(self.X)}]; got {k!r}")
         best: list[tuple[float, int]] = []  # max-heap of (−distance, −index)

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from classic._search import TrainingSet, nearest_neighbors, tile_neighbors, tiles_suit
-from classic._validation import Estimator, check_array, check_is_fitted, check_labels, is_sparse
+from classic._validation import Estimator, check_array, check_is_fitted, check_labels
 from classic.distances import METRICS, metric_suits, minkowski_p, pairwise_distances
 from classic.kdtree import KDTree
 
@@ -241,7 +241,7 @@ class KNNClassifier(Estimator):
     def kneighbors(self, X: Any, k: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Distances and training indices of the k nearest neighbours, nearest first."""
         check_is_fitted(self, "X_")
-        X = check_points(X, keep_integers=self.tree_ is None, n_features=self.n_features_in_, estimator=self)
+        X = check_array(X, keep_integers=self.tree_ is None, n_features=self.n_features_in_, estimator=self)
         k = self.k if k is None else k
         if not _is_count(k) or k > len(self.X_):
             raise ValueError(f"k must be an integer in [1, {len(self.X_)}]; got {k!r}")
@@ -281,15 +281,6 @@ def _is_count(k: Any) -> bool:
 def _check_k(k: Any) -> None:
     if not _is_count(k):
         raise ValueError(f"k must be a positive integer; got {k!r}")
-
-
-def check_points(
-    X: Any, keep_integers: bool = False, n_features: int | None = None, estimator: Any = None
-) -> np.ndarray:
-    """X as a float64 matrix (or, with ``keep_integers``, an integer one as it is), checked
-    by :func:`classic._validation.check_array`."""
-    integers = keep_integers and not is_sparse(X) and np.asarray(X).dtype.kind in "biu"
-    return check_array(X, numeric=not integers, n_features=n_features, estimator=estimator)
 
 
 def _neighbours_of_each_other(X: np.ndarray, k: int, metric: str, p: float) -> tuple[np.ndarray, np.ndarray]:
@@ -353,7 +344,7 @@ def leave_one_out_accuracy(
     bandwidth: float = 1.0,
 ) -> np.ndarray:
     """Leave-one-out accuracy for each k: every point classified by the others (one search)."""
-    X = check_points(X)
+    X = check_array(X)
     _, y_index = np.unique(np.asarray(y), return_inverse=True)
     k_values = [int(k) for k in k_values]
     distances, indices = _neighbours_of_each_other(X, max(k_values), metric, p)
@@ -372,10 +363,10 @@ def accuracy_by_k(
     bandwidth: float = 1.0,
 ) -> np.ndarray:
     """Accuracy on (X_eval, y_eval) for each k, from one neighbour search for the largest k."""
-    X_train = check_points(X_train)
+    X_train = check_array(X_train)
     classes, y_index = np.unique(np.asarray(y_train), return_inverse=True)
     k_values = [int(k) for k in k_values]
-    distances, indices = nearest_neighbors(check_points(X_eval), X_train, max(k_values), metric, p)
+    distances, indices = nearest_neighbors(check_array(X_eval), X_train, max(k_values), metric, p)
     # An evaluation label never seen in training can never be predicted: it gets index −1.
     position = np.searchsorted(classes, np.asarray(y_eval))
     position = np.minimum(position, len(classes) - 1)
@@ -390,7 +381,7 @@ def wilson_edit(X: Any, y: Any, k: int = 3, metric: str = "euclidean", p: float 
     region) are dropped; the boundary between the classes becomes smoother. Uniform vote,
     ties by :data:`TIE_RULE`. Returns the kept indices in increasing order.
     """
-    X = check_points(X)
+    X = check_array(X)
     _check_k(k)
     if k >= len(X):
         raise ValueError(f"k={k} must be below the number of points ({len(X)}): each point is left out")
@@ -408,7 +399,7 @@ def hart_condense(X: Any, y: Any, metric: str = "euclidean", p: float = 2) -> np
     point is then classified correctly by its nearest kept point. Returns the kept indices in
     increasing order.
     """
-    X = check_points(X)
+    X = check_array(X)
     y = np.asarray(y)
     kept = [0]
     changed = True
@@ -431,7 +422,7 @@ def region_grid(
     Returns ``(xs, ys, points)`` with ``points`` of shape (resolution², 2), row-major over ys,
     ready to classify and reshape to an image.
     """
-    X = check_points(X)
+    X = check_array(X)
     low, high = X[:, :2].min(axis=0), X[:, :2].max(axis=0)
     pad = margin * np.where(high > low, high - low, 1.0)
     xs = np.linspace(low[0] - pad[0], high[0] + pad[0], resolution)
@@ -463,7 +454,7 @@ def neighbour_table(
     Searched in batches of queries written straight into the float32/int32 result (8 bytes
     per query and neighbour), so the float64/int64 temporaries stay small next to it.
     """
-    queries, X_train = check_points(queries), check_points(X_train)
+    queries, X_train = check_array(queries), check_array(X_train)
     _check_k(k_max)
     if k_max > len(X_train):
         raise ValueError(f"k_max={k_max} is larger than the training set ({len(X_train)} points)")

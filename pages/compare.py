@@ -45,7 +45,7 @@ if name == YOURS:  # click, edit, upload; the points travel in the link as cmp_u
         X, y = user_points("cmp_user", 2, compare.make_data("XOR", 16, 1), NAMES)
 else:
     X, y = shared.compare_points(name, n_points, seed, flip)
-problem = compare.check_points(X, y)
+problem = compare.comparison_problem(X, y)
 if problem:
     st.warning(problem)
     url.stop()

@@ -20,7 +20,7 @@ from classic.viz.theme import rgb
 def test_every_data_set_has_two_classes_and_the_asked_size(name):
     X, y = compare.make_data(name, 200, 3)
     assert X.shape == (200, 2) and set(np.unique(y)) == {0, 1}
-    assert compare.check_points(X, y) is None
+    assert compare.comparison_problem(X, y) is None
 
 
 def test_flip_labels_swaps_the_asked_share_and_leaves_the_points():
@@ -33,11 +33,13 @@ def test_flip_labels_swaps_the_asked_share_and_leaves_the_points():
         compare.flip_labels(y, 120, 0)
 
 
-def test_check_points_explains_what_is_missing():
-    assert "two classes" in compare.check_points(np.zeros((3, 2)), [0, 0, 0])
-    assert "two classes" in compare.check_points(np.zeros((3, 2)), [0, 0, 1])  # one point of class 1
-    assert "finite" in compare.check_points(np.array([[0, 0], [1, np.nan], [2, 2], [3, 3]]), [0, 0, 1, 1])
-    assert "two coordinates" in compare.check_points(np.zeros((4, 3)), [0, 0, 1, 1])
+def test_comparison_problem_explains_what_is_missing():
+    assert "two classes" in compare.comparison_problem(np.zeros((3, 2)), [0, 0, 0])
+    assert "two classes" in compare.comparison_problem(np.zeros((3, 2)), [0, 0, 1])  # one point of class 1
+    assert "finite" in compare.comparison_problem(
+        np.array([[0, 0], [1, np.nan], [2, 2], [3, 3]]), [0, 0, 1, 1]
+    )
+    assert "two coordinates" in compare.comparison_problem(np.zeros((4, 3)), [0, 0, 1, 1])
 
 
 def test_split_is_seeded_stratified_and_seventy_thirty():
@@ -176,7 +178,7 @@ def test_axis_aligned_boxes_are_labelled_by_their_rectangles_and_the_tree_finds_
 def test_points_all_in_one_place_still_compare_and_read_well():
     """A hostile table: every point at the origin, two of each class (nothing can be learned)."""
     X, y = np.zeros((4, 2)), np.array([0, 0, 1, 1])
-    assert compare.check_points(X, y) is None
+    assert compare.comparison_problem(X, y) is None
     data = compare.split(X, y, 0)
     grid, low, high = compare.box(X, 10)
     fitted = {n: compare.fit(compare.make_model(n, data, k=15), data, grid) for n in compare.NAMES}

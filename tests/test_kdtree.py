@@ -59,7 +59,7 @@ def test_bad_inputs(X, message):
 
 def test_bad_queries():
     tree = KDTree(np.eye(3))
-    with pytest.raises(ValueError, match="coordinates"):
+    with pytest.raises(ValueError, match="features"):
         tree.query([0.0, 1.0])
     with pytest.raises(ValueError, match="k must be"):
         tree.query([0.0, 1.0, 0.0], k=4)
