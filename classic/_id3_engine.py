@@ -146,6 +146,7 @@ def categorical_counts(
 class Presorted:
     """The numeric columns sorted once: every known value as (row, feature, label) and value,
     grouped by feature and sorted by value within a feature (stable, so ties keep the row order).
+
     ``candidates`` regroups them by (node, feature) with one stable sort on the group number,
     which keeps each group sorted by value; with ``narrow`` it keeps only the rows still
     growing, so that the next level (whose nodes split this level's) sorts fewer.
@@ -169,7 +170,7 @@ class Presorted:
         n_groups = n_nodes * n_features
         node = node_of_row[self.entries[0]]
         group = node * n_features + self.entries[1]  # rows not growing (node n_nodes) come last
-        # A stable sort on a 16-bit key is a radix sort (a few microseconds for thousands of rows).
+        # A stable sort on a 16-bit key is a radix sort (bench_id3.py --only choices times it).
         key = group.astype(np.int16) if n_groups + n_features < 2**15 else group
         keep = key.argsort(kind="stable")[: np.count_nonzero(node < n_nodes)]
         entries, value, group = self.entries.take(keep, axis=1), self.value[keep], group[keep]
@@ -287,17 +288,20 @@ def threshold_candidates(
 
     ``orders[f]`` sorts ``columns[:, f]`` (NaN last); ``node_of_row`` gives each row's node
     (``n_nodes``: none); group ``node · n_features + f``. Returns ``(group, threshold, gap, tables,
-    missing)``: per candidate its group, τ, the values it lies between (``gap[:, 0] ≤ τ <
-    gap[:, 1]``, see ``midpoints``), its ``[[left counts], [right counts]]``; per group its rows with
-    no value. A candidate lies between two consecutive distinct values unless all rows at both have
-    one same label.
+    missing)``: per candidate its group, its τ (and the two observed values it lies between,
+    ``gap[:, 0] ≤ τ < gap[:, 1]``, see ``midpoints``) and its ``[[left counts], [right counts]]``;
+    per group its rows with no value. A candidate lies between two consecutive distinct values
+    unless all rows at both have one same label.
     """
     return Presorted(orders, columns, y).candidates(node_of_row, n_nodes, n_classes)
 
 
 def first_best(node: np.ndarray, score: np.ndarray, n_nodes: int, tolerance: float) -> np.ndarray:
-    """For each node, the index of its first candidate within ``tolerance`` of its best (−1: none);
-    ``node`` is sorted (candidates come grouped by node, lowest threshold first)."""
+    """For each node, the index of its first candidate within ``tolerance`` of its best (−1: none).
+
+    ``node`` is sorted (the candidates come grouped by node, lowest threshold first), so ties go
+    to the lowest threshold, as a scan from left to right would choose.
+    """
     out = np.empty(n_nodes, dtype=np.int64)
     out.fill(-1)
     if len(node) == 0:
@@ -315,9 +319,11 @@ def first_best(node: np.ndarray, score: np.ndarray, n_nodes: int, tolerance: flo
 
 
 def threshold_text(threshold: float, low: float, high: float) -> str:
-    """τ as printed: the fewest significant digits (4 at least, no exponent below 1e16) strictly
-    between the values it separates, so a rule sorts every training value as the tree does (τ
-    itself, in full, where it is the lower value: see ``midpoints``)."""
+    """τ as the tree and the rules print it: the fewest significant digits (4 at least, no
+    exponent below 1e16) that still lie strictly between ``low`` and ``high``, the observed values
+    τ separates, so the printed rule sorts every training value as the tree does (τ itself, in
+    full, where it is the lower value: see ``midpoints``). A ``.4g`` τ between 1.00002 and 1.00004
+    would print as 1, and a path would read ``x > 1 AND x <= 1``."""
     for digits in range(4, 18):
         text = (
             np.format_float_positional(threshold, precision=digits, unique=True, fractional=False, trim="-")

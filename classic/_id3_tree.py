@@ -364,7 +364,8 @@ class Router:
         visits: list = []
         correct = np.argmax(self.route(codes, values, rule, visits), axis=1) == truth
         if all(len(np.unique(rows)) == len(rows) for rows, _ in visits):
-            # One path a row: a node as a leaf answers its majority to the rows reaching it.
+            # Each row follows one path: as a leaf, a node answers its own majority for the rows
+            # that reach it, so the change is counted for every node at once (no re-routing).
             rows = np.concatenate([rows for rows, _ in visits])
             nodes = np.concatenate([nodes for _, nodes in visits])
             table = self.votes if rule == "branch" else self.proba
@@ -375,7 +376,8 @@ class Router:
         return self._changes_by_rerouting(codes, values, truth, rule, visits, correct)
 
     def _changes_by_rerouting(self, codes, values, truth, rule: str, visits: list, correct) -> dict:
-        """``changes_as_leaf`` where rows spread over branches: each node a leaf in turn, rows rerouted."""
+        """``changes_as_leaf`` where rows spread over several branches: each node made a leaf in
+        turn and its rows routed again."""
         reach = np.zeros((len(self.feature), len(codes)), dtype=bool)
         for rows, nodes in visits:
             reach[nodes, rows] = True

@@ -35,7 +35,8 @@ import numpy as np
 TOLERANCE = 1e-12  # scores closer than this are ties (the first column wins)
 
 
-# Sums run through einsum: numpy's sum over a short axis (2 classes, 3 values) costs 5–10× more.
+# Sums run through einsum: numpy's sum over a short axis (2 classes, 3 values) costs several times
+# more (tests/benchmarks/bench_id3.py --only choices times both).
 def _total(a: np.ndarray) -> np.ndarray:
     return np.einsum("...k->...", a)
 

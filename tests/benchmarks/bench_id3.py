@@ -12,6 +12,9 @@ time of alternating runs, one BLAS thread), with the load average of the machine
 - for information, the fit followed by reading its ``root_`` and ``steps_`` (the Node objects
   are built from the fitted arrays on first use), on the votes and the moons.
 
+``--only choices``: the numpy choices the ID3 code's comments point here for (einsum against
+``sum`` over a short axis; a stable sort on 16-bit keys against 64-bit ones).
+
 Then the upload budget (issue 16): every file of tests/test_tables.py, from bytes to a clear
 error or to a fitted tree and its DOT laid out by graphviz, each timed against 2 s.
 
@@ -137,6 +140,8 @@ def main(argv: list[str]) -> None:
         uploads()
     if only in (None, "limits"):
         limits()
+    if only in (None, "choices"):
+        choices()
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
@@ -159,6 +164,28 @@ def uploads() -> None:
         took = time.perf_counter() - start
         worst = max(worst, (name, took), key=lambda w: w[1])
     print(f"uploads: {len(files)} files, slowest {worst[0]!r} {worst[1]:.2f} s (goal < 2 s each)")
+
+
+def choices() -> None:
+    """What the comments in classic/criteria.py and classic/_id3_engine.py claim, timed."""
+
+    def best(run, repeats: int = 300) -> float:
+        run()
+        times = []
+        for _ in range(repeats):
+            start = time.process_time()
+            run()
+            times.append(time.process_time() - start)
+        return 1e6 * min(times)
+
+    tables = np.random.default_rng(0).integers(0, 50, (2000, 3, 2)).astype(np.float64)
+    print("numpy choices (µs, best of 300, CPU):")
+    einsum, summed = best(lambda: np.einsum("...k->...", tables)), best(lambda: tables.sum(axis=-1))
+    print(f"  class totals of 2,000 tables 3 × 2: einsum {einsum:7.1f}   sum(axis=-1) {summed:7.1f}")
+    key = np.random.default_rng(1).integers(0, 2000, 8000)
+    short, wide = key.astype(np.int16), key.astype(np.int64)
+    radix, merge = best(lambda: short.argsort(kind="stable")), best(lambda: wide.argsort(kind="stable"))
+    print(f"  stable argsort of 8,000 group numbers: int16 (radix) {radix:7.1f}   int64 {merge:7.1f}")
 
 
 def _csv(columns: list[np.ndarray], labels: np.ndarray) -> bytes:
