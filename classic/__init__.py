@@ -1,6 +1,7 @@
 """classic: the classic machine-learning algorithms, written from scratch with numpy.
 
-The algorithms: ``perceptron``, ``knn`` (with ``distances`` and the brute-force ``_search``),
+The algorithms: ``perceptron``, ``knn`` (with ``distances``, the brute-force ``_search`` and the
+1-D/2-D query tiles ``_tiles``),
 ``kdtree``, ``id3`` (with ``criteria``, the split criteria and the scores of a split;
 ``_id3_engine``, reading a table and the counting; ``_id3_tree``, the grown tree as flat arrays,
 its nodes and prediction; ``id3_lessons`` holds the post's variants and experiments), ``digits``; the data:

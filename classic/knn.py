@@ -18,7 +18,8 @@ k = n on balanced classes (every class ties) is 1-NN; :func:`vote` says where a 
 
 Among training points at the same distance the lower index counts as nearer, in every search
 path. :func:`knn_textbook` is the whole method in a few readable lines, and gives the same
-predictions as :class:`KNNClassifier`; the fast searches live in :mod:`classic._search`.
+predictions as :class:`KNNClassifier`. :func:`nearest_neighbors` chooses the search: brute
+force (:mod:`classic._search`) or, in one or two dimensions, query tiles (:mod:`classic._tiles`).
 The edited variants :func:`wilson_edit` and :func:`hart_condense` thin the training set.
 """
 
@@ -31,7 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from classic._search import TrainingSet, nearest_neighbors, tile_neighbors, tiles_suit
+from classic._search import TrainingSet, brute_neighbors
+from classic._tiles import tile_neighbors, tiles_suit
 from classic._validation import Estimator, check_array, check_is_fitted, check_labels
 from classic.distances import METRICS, metric_suits, minkowski_p, pairwise_distances
 from classic.kdtree import KDTree
@@ -143,6 +145,23 @@ def knn_textbook(X_train: Any, y_train: Any, x: Any, k: int) -> Any:
     labels = [y_train[i] for i in nearest]
     counts = Counter(labels)
     return next(label for label in labels if counts[label] == max(counts.values()))
+
+
+def nearest_neighbors(
+    Q: Any, T: Any, k: int, metric: str = "euclidean", p: float = 2, algorithm: str = "auto"
+) -> tuple[np.ndarray, np.ndarray]:
+    """The k nearest rows of T for every row of Q: (distances, indices), nearest first.
+
+    ``T`` is an array or a :class:`TrainingSet` prepared for the same metric. Ties are broken
+    by index: of several points at the same distance the lower index comes first, and is kept
+    when they straddle the k-th place. ``algorithm="auto"`` takes query tiles for 1-D and
+    2-D Minkowski data and brute force otherwise; ``"brute"`` always measures every point.
+    """
+    prepared = T if isinstance(T, TrainingSet) else TrainingSet.prepare(T, metric, p)
+    Q = np.asarray(Q)
+    if algorithm == "auto" and tiles_suit(prepared, Q):
+        return tile_neighbors(Q, prepared, k)
+    return brute_neighbors(Q, prepared, k)
 
 
 @dataclass(frozen=True)
