@@ -4,10 +4,11 @@ The algorithms: ``perceptron``, ``knn`` (with ``distances``, the brute-force ``_
 1-D/2-D query tiles ``_tiles``),
 ``kdtree``, ``id3`` (with ``criteria``, the split criteria and the scores of a split;
 ``_id3_engine``, reading a table and the counting; ``_id3_tree``, the grown tree as flat arrays,
-its nodes and prediction; ``id3_lessons`` holds the post's variants and experiments), ``digits``; the data:
+its nodes and prediction), ``digits``; the data:
 ``datasets`` (generators, toy tables), ``uci`` (the two UCI files), ``tables`` (CSV uploads);
 ``evaluation`` and ``preprocessing``; ``compare`` (one data set through the three 2-D
-classifiers). Only numpy is needed; the optional drawing layer is
+classifiers); ``lessons``, what each lesson says and asks (its data menu, steps, claims, prose).
+Only numpy is needed; the optional drawing layer is
 ``classic.viz`` (``pip install classic[viz]``).
 """
 

@@ -20,7 +20,7 @@ does not drop; ``rules`` reads the tree as IF … THEN rules. Reading a table an
 (count tables of a whole level at once, presorted numeric columns) are in
 :mod:`classic._id3_engine`; the grown tree's arrays, its ``Node`` objects and prediction in
 :mod:`classic._id3_tree`; drawing in :mod:`classic.viz.tree`; the lesson's extras in
-:mod:`classic.id3_lessons`.
+:mod:`classic.lessons.tree_sources`.
 """
 
 from __future__ import annotations

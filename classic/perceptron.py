@@ -25,10 +25,10 @@ Every update moves two vectors. The dual form keeps, per class, the signed count
 each point was added to or taken from it. Two classes keep the one-vector rule above.
 
 ``Perceptron.fit`` makes the updates of the textbook loop (one point at a time,
-:func:`classic.perceptron_lessons.perceptron_textbook`) in the same order, but finds the next
+:func:`classic.lessons.perceptron.perceptron_textbook`) in the same order, but finds the next
 mistake with one vectorised scan, so its Python loop runs once per update rather than once per
 point. The lesson's experiments (the best any line can do, updates against the number of
-points, generalisation over seeds) are in :mod:`classic.perceptron_lessons`.
+points, generalisation over seeds) are in :mod:`classic.lessons.perceptron`.
 """
 
 from __future__ import annotations

@@ -4,9 +4,10 @@ import hashlib
 
 import streamlit as st
 
-from classic import criteria, datasets, id3_lessons, tables
+from classic import criteria, datasets, tables
+from classic.lessons import tree as lesson
+from classic.lessons import tree_sources
 from classic.viz import tree_figures as figures
-from classic.viz import tree_lesson as lesson
 from pages._ui import points, present, shared, url
 from pages._ui import tree_views as views
 from pages._ui.data import load_house_votes
@@ -16,8 +17,8 @@ from pages._ui.shell import ensure_app_shell
 
 ensure_app_shell()
 evaluate = st.cache_data(max_entries=8, show_spinner="Cross-validating…")(lesson.evaluate)
-protocol = st.cache_data(max_entries=2, show_spinner=False)(id3_lessons.posts_protocol)
-representation_sizes = st.cache_data(max_entries=1, show_spinner=False)(id3_lessons.representation_sizes)
+protocol = st.cache_data(max_entries=2, show_spinner=False)(tree_sources.posts_protocol)
+representation_sizes = st.cache_data(max_entries=1, show_spinner=False)(tree_sources.representation_sizes)
 
 
 # Bounded: a tree grown on the largest upload keeps about 55 MB of split tables (8 ≈ 0.44 GB).
@@ -157,4 +158,4 @@ with tabs[shown]:
 
 try_this("decision-tree", [Step(**step) for step in shared.tree_steps()])
 compare_link(X, y)
-how_it_works(id3_lessons.textbook_id3, criteria.split_scores, **lesson.HOW_IT_WORKS)
+how_it_works(tree_sources.textbook_id3, criteria.split_scores, **lesson.HOW_IT_WORKS)

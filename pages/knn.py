@@ -5,8 +5,8 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from classic.knn import METRICS, WEIGHTS, KNNClassifier, knn_textbook, metric_suits, minkowski_p, vote
+from classic.lessons import knn as lesson
 from classic.viz import knn as view
-from classic.viz import knn_lesson as lesson
 from pages._ui import guard, present, shared, url
 from pages._ui.knn_tables import table_for
 from pages._ui.lesson import Step, compare_link, how_it_works, seed_input, try_this

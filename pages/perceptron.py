@@ -7,7 +7,7 @@ import streamlit as st
 
 from classic import datasets
 from classic import perceptron as pc
-from classic import perceptron_lessons as lessons
+from classic.lessons import perceptron as lessons
 from classic.viz import perceptron as viz
 from pages._ui import present, shared, url
 from pages._ui.lesson import Step, compare_link, how_it_works, try_this
@@ -53,7 +53,7 @@ NAMES = [f"class {c}" for c in range(int(y.max()) + 1)]
 params = {"max_epochs": max_epochs, "shuffle": shuffle, "random_state": seed}
 model = compute("Perceptron", X, y, **params)
 bound = compute("mistake_bound", X, y) if len(NAMES) == 2 else None  # Novikoff's is for two classes
-verdict = viz.verdict(model, bound)
+verdict = lessons.verdict(model, bound)
 every, no_line, general, size = st.tabs(TABS, key="pc_tab", on_change="rerun", bind="query-params")
 # The player's frame is in the link (?pc_frame=) and starts it; kept on every tab, so that new
 # data chosen on another tab takes the old data's frame out of the link.
@@ -72,7 +72,7 @@ if every.open:
         frame_player("perceptron_player.html", "pc_player", "pc_frame", data)
     with beside:  # the verdict once the player has shown the last update (it answers a Try-this question)
         if frame == model.n_updates_:
-            terms = f" {viz.NOVIKOFF_TERMS}" if verdict[0] == "good" and bound is not None else ""
+            terms = f" {lessons.NOVIKOFF_TERMS}" if verdict[0] == "good" and bound is not None else ""
             {"good": st.success, "bad": st.error, "stop": st.warning}[verdict[0]](
                 f"**{verdict[1]}** {verdict[2]}{terms}"
             )

@@ -13,7 +13,7 @@ from classic.criteria import (
 )
 from classic.evaluation import cross_val_score, stratified_folds, train_test_split
 from classic.id3 import ID3, PrunedID3
-from classic.id3_lessons import (
+from classic.lessons.tree_sources import (
     fit_layout,
 )
 

@@ -13,7 +13,7 @@ from classic.criteria import (
     entropy,
 )
 from classic.id3 import ID3
-from classic.id3_lessons import (
+from classic.lessons.tree_sources import (
     as_textbook,
     between,
     textbook_id3,

@@ -1,4 +1,4 @@
-"""The ID3 lesson's extras (classic.id3_lessons): the post's hand-drawn tree, its unweighted gain and
+"""The ID3 lesson's extras (classic.lessons.tree_sources): the post's hand-drawn tree, its unweighted gain and
 its claims on the 1984 votes, the printed textbook ID3, AND against parity."""
 
 import numpy as np
@@ -11,7 +11,7 @@ from classic.criteria import (
 )
 from classic.evaluation import cross_val_score
 from classic.id3 import ID3, rows_with_missing
-from classic.id3_lessons import (
+from classic.lessons.tree_sources import (
     POST_ARYA_LAYOUT,
     as_textbook,
     complete_rows_root,

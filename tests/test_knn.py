@@ -567,7 +567,7 @@ def test_estimator_contract_with_sklearn_tools(blobs):
         KNNClassifier().predict(X)
 
 
-# --- When the page says a vote can tie (classic.viz.knn_lesson.ties_possible) ----------------
+# --- When the page says a vote can tie (classic.lessons.knn.ties_possible) ----------------
 
 
 def _tied_cells(X, y, k, weights="uniform"):
@@ -578,7 +578,7 @@ def _tied_cells(X, y, k, weights="uniform"):
 
 
 def test_ties_possible_on_three_clusters_and_two_classes_at_odd_k():
-    from classic.viz import knn_lesson as lesson
+    from classic.lessons import knn as lesson
 
     X, y = lesson.lesson_data(lesson.CLUSTERS, 100, 3, 0)
     assert np.bincount(y).tolist() == [34, 33, 33]
@@ -595,7 +595,7 @@ def test_ties_possible_is_never_false_where_the_map_has_a_tie():
     count rule equals an enumeration of every vote k neighbours can cast."""
     import itertools
 
-    from classic.viz import knn_lesson as lesson
+    from classic.lessons import knn as lesson
 
     for name, n, n_classes in [
         (lesson.POST, 100, 2),
@@ -616,7 +616,7 @@ def test_ties_possible_is_never_false_where_the_map_has_a_tie():
 
 
 def test_weighted_votes_tie_over_areas_only_with_points_at_distance_zero():
-    from classic.viz import knn_lesson as lesson
+    from classic.lessons import knn as lesson
 
     X, y = lesson.lesson_data(lesson.POST, 100, 2, 0)
     for weights in ("distance", "distance2", "gaussian"):

@@ -1,5 +1,5 @@
 """Tests for classic.perceptron (convergence, the XOR cycle, the dual form, kernels, pocket, bounds),
-the lesson's experiments in classic.perceptron_lessons, and its pictures in classic.viz.perceptron
+the lesson's experiments in classic.lessons.perceptron, and its pictures in classic.viz.perceptron
 (the player's JSON, the Vega-Lite views, Try this)."""
 
 import re
@@ -11,6 +11,14 @@ import pytest
 from classic import datasets
 from classic import perceptron as perceptron_module
 from classic._validation import NotFittedError
+from classic.lessons import perceptron as lessons
+from classic.lessons.perceptron import (
+    best_line_accuracy,
+    generalisation,
+    perceptron_textbook,
+    separated_band,
+    updates_against_size,
+)
 from classic.perceptron import (
     DualPerceptron,
     Perceptron,
@@ -18,13 +26,6 @@ from classic.perceptron import (
     margin,
     mistake_bound,
     mistakes,
-)
-from classic.perceptron_lessons import (
-    best_line_accuracy,
-    generalisation,
-    perceptron_textbook,
-    separated_band,
-    updates_against_size,
 )
 from classic.viz import perceptron as viz
 from classic.viz import theme
@@ -480,7 +481,7 @@ def test_player_data_carries_the_theme_and_every_update():
     X, y = datasets.xor()
     model = Perceptron().fit(X, y)
     bound = mistake_bound(X, y)
-    data = viz.player_data(X, y, model, ["a", "b"], viz.verdict(model, bound))
+    data = viz.player_data(X, y, model, ["a", "b"], lessons.verdict(model, bound))
     assert data["theme"]["classes"] == theme.class_colors(2) and data["theme"]["accent"] == theme.ACCENT
     assert len(data["updates"]) == 6 and data["cycle"] == [2, 6]
     assert data["updates"][-1]["w"] == model.history_[-1].w.tolist()
@@ -522,7 +523,7 @@ def test_updates_csv_lists_every_update():
 
 
 def test_try_this_answers_are_the_librarys():
-    steps = viz.try_this_steps()
+    steps = lessons.try_this_steps()
     assert 4 <= len(steps) <= 6
     by_title = {step["title"]: step for step in steps}
     for step in steps:
@@ -559,7 +560,7 @@ def test_download_figures_are_pngs_drawn_on_demand():
 def test_the_pocket_on_many_points_gets_fewer_passes_and_the_caption_says_so():
     """Every update scores and sorts all n points: 2000 noisy points at 200 passes took 42 s of
     CPU. The page gives the pocket passes ∝ 1/n² and says when it ran fewer than asked."""
-    from classic.perceptron_lessons import POCKET_WORK, pocket_caption, pocket_passes
+    from classic.lessons.perceptron import POCKET_WORK, pocket_caption, pocket_passes
 
     assert pocket_passes(25, 200) == 200 and pocket_passes(100, 200) == 200
     assert pocket_passes(2000, 200) == 1 and pocket_passes(1000, 7) == 2

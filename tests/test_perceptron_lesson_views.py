@@ -6,7 +6,7 @@ import itertools
 import numpy as np
 import pytest
 
-from classic.perceptron_lessons import band_radius_and_margin, novikoff_figures
+from classic.lessons.perceptron import band_radius_and_margin, novikoff_figures
 from classic.viz.perceptron import label_places
 
 
@@ -61,8 +61,8 @@ def test_labels_are_placed_apart_inside_the_plot_or_left_out():
 
 def test_the_printed_k_class_loop_makes_the_estimators_updates():
     from classic import datasets
+    from classic.lessons.perceptron import classes_textbook, three_in_a_row
     from classic.perceptron import Perceptron
-    from classic.perceptron_lessons import classes_textbook, three_in_a_row
 
     for X, y, epochs in (
         (*datasets.gaussian_clusters(15, ((-2.0, -1.0), (2.0, -1.0), (0.0, 2.0)), 0.8, 0), 100),
@@ -84,8 +84,8 @@ def test_scikit_learns_perceptron_is_one_vs_rest_and_the_page_says_which_is_whic
     from sklearn.linear_model import Perceptron as SkPerceptron
 
     from classic import datasets
+    from classic.lessons.perceptron import FORMULAS, HOW
     from classic.perceptron import Perceptron
-    from classic.perceptron_lessons import FORMULAS, HOW
 
     X, y = datasets.gaussian_clusters(15, ((-2.0, -1.0), (2.0, -1.0), (0.0, 2.0)), 0.8, 0)
     params = {"shuffle": False, "max_iter": 50, "tol": None}

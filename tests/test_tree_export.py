@@ -8,7 +8,7 @@ import pytest
 
 from classic import datasets
 from classic.id3 import ID3
-from classic.id3_lessons import POST_ARYA_LAYOUT, fit_layout
+from classic.lessons.tree_sources import POST_ARYA_LAYOUT, fit_layout
 from classic.viz import theme
 from classic.viz.tree import MAX_NODES, html_text, quoted, render_dot, to_dot
 

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from classic import criteria, datasets, id3
+from classic.lessons import tree as lesson
 from classic.viz import tree_figures as figures
-from classic.viz import tree_lesson as lesson
 
 
 def test_a_split_table_adds_up_from_its_terms_in_bits_and_in_nats():
@@ -158,7 +158,7 @@ def test_the_data_table_never_repeats_a_column_name():
     (Arrow refuses two equal names); the class column takes a name no feature has."""
     import pyarrow as pa
 
-    from classic.viz.tree_lesson import data_frame
+    from classic.lessons.tree import data_frame
 
     frame = data_frame([["a", "b"], ["c", "d"]], ["no", "yes"], ["class ←", "class ←←"])
     assert list(frame.columns) == ["class ←", "class ←←", "class ←←←"]
@@ -169,7 +169,7 @@ def test_the_data_table_never_repeats_a_column_name():
 def test_a_large_table_is_evaluated_on_a_sample_and_the_toggle_says_so():
     """At the upload limits the evaluation (70 trees) took 27 s; above QUICK_EVALUATION cells the
     page evaluates a seeded sample of rows with 5 folds and one learning curve, and says so."""
-    from classic.viz import tree_lesson as lesson
+    from classic.lessons import tree as lesson
 
     rng = np.random.default_rng(0)
     X = rng.integers(0, 40, (5000, 7)).astype(str)

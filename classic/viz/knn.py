@@ -11,7 +11,7 @@ so scrubbing k costs no server round trip. K is as large as the payload budget a
 for the usual sizes); a larger k is voted on the server and sent as a finished map. The
 accuracy-against-k and k-d tree charts are Vega-Lite specifications; matplotlib figures here
 are built only when a download is clicked. The lesson's words, data menu and "Try this" steps
-are in :mod:`classic.viz.knn_lesson`.
+are in :mod:`classic.lessons.knn`.
 """
 
 from __future__ import annotations

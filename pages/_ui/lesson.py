@@ -5,7 +5,6 @@ from __future__ import annotations
 import inspect
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import partial
 from typing import Any
 from urllib.parse import urlencode
@@ -14,6 +13,7 @@ import numpy as np
 import streamlit as st
 
 from classic import compare
+from classic.lessons import Step
 from classic.viz.theme import PAPER
 from pages._ui import class_panel, present
 from pages._ui.points import MAX_URL_POINTS, YOURS, encode_points
@@ -53,23 +53,6 @@ def how_it_works(
         for obj in code:
             st.caption(f"`{obj.__module__}.{obj.__qualname__}`")
             st.code(inspect.getsource(obj), language="python")
-
-
-@dataclass(frozen=True)
-class Step:
-    """One "Try this" step: set up a view, ask the student to predict, reveal the answer.
-
-    ``setup`` maps widget keys to the values that make the view (applied by a button, and
-    written as a link a teacher can share); ``answer`` is one of ``options`` and, like ``why``,
-    is computed by the page from the library, never typed.
-    """
-
-    title: str
-    setup: dict[str, Any]
-    question: str
-    options: Sequence[str]
-    answer: str
-    why: str
 
 
 def step_link(page: str, setup: dict[str, Any]) -> str:

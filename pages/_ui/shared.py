@@ -28,16 +28,17 @@ from threadpoolctl import threadpool_limits
 
 from classic import compare, digits
 from classic.knn import METRICS, WEIGHTS
+from classic.lessons import knn as knn_lesson
+from classic.lessons import perceptron as perceptron_lesson
+from classic.lessons import tree as tree_lesson
 from classic.viz import knn as knn_view
-from classic.viz import knn_lesson, tree_lesson
-from classic.viz import perceptron as perceptron_view
 
 _LOG = get_logger(__name__)
 
 # The lessons' constant content (no arguments: one entry each).
 knn_steps = st.cache_data(show_spinner=False)(knn_lesson.try_this_steps)
 tree_steps = st.cache_data(show_spinner=False)(tree_lesson.try_this_steps)
-perceptron_steps = st.cache_data(show_spinner=False)(perceptron_view.try_this_steps)
+perceptron_steps = st.cache_data(show_spinner=False)(perceptron_lesson.try_this_steps)
 compare_questions = st.cache_data(show_spinner="Preparing the questions…")(compare.questions)
 
 # The k-NN page's (4 MiB at most) and its accuracy curves; the default view's are warmed below.

@@ -1,5 +1,5 @@
 """The tree page's views beside its player: small tables, a split worked by hand, the post's
-hand-drawn tree beside ID3's. Streamlit glue over ``classic.viz.tree_lesson`` and friends."""
+hand-drawn tree beside ID3's. Streamlit glue over ``classic.lessons.tree`` and friends."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from typing import Any
 
 import streamlit as st
 
+from classic.lessons import tree as lesson
 from classic.viz import tree as tree_export
 from classic.viz import tree_figures as figures
-from classic.viz import tree_lesson as lesson
 from pages._ui import present
 
 

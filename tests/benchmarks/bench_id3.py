@@ -235,7 +235,8 @@ def limit_files() -> dict[str, bytes]:
 def limits() -> None:
     """Each file at the limits through the page's path for a new upload, timed against 2 s."""
     from classic import tables
-    from classic.viz import tree_figures, tree_lesson
+    from classic.lessons import tree as tree_lesson
+    from classic.viz import tree_figures
 
     print("uploads at the limits (the tree page's path: parse, split, fit, player steps and data, summary):")
     for name, data in limit_files().items():

@@ -20,6 +20,7 @@ import numpy as np  # noqa: E402
 from sklearn.linear_model import Perceptron as SkPerceptron  # noqa: E402
 
 from classic import datasets  # noqa: E402
+from classic.lessons import perceptron as lesson  # noqa: E402
 from classic.perceptron import Perceptron, mistake_bound  # noqa: E402
 from classic.viz import perceptron as viz  # noqa: E402
 
@@ -55,7 +56,7 @@ for label, (X, y) in {
 
 X, y = datasets.linearly_separable(25, random_state=0)
 model = Perceptron().fit(X, y)
-verdict = viz.verdict(model, mistake_bound(X, y))
+verdict = lesson.verdict(model, mistake_bound(X, y))
 times = []
 for _ in range(40):
     start = time.perf_counter()

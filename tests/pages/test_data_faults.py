@@ -6,7 +6,7 @@ import streamlit as st
 from conftest import assert_no_exception, open_page
 
 from classic import datasets
-from classic.viz import tree_lesson
+from classic.lessons import tree as tree_lesson
 
 
 @pytest.fixture

@@ -14,10 +14,11 @@ import numpy as np
 import pytest
 from conftest import ROOT, assert_no_exception, open_page
 
-from classic import criteria, datasets, id3, id3_lessons, tables
+from classic import criteria, datasets, id3, tables
+from classic.lessons import tree as lesson
+from classic.lessons import tree_sources
 from classic.viz import tree
 from classic.viz import tree_figures as figures
-from classic.viz import tree_lesson as lesson
 from pages._ui.url import code_span
 
 TABLES = [name for name in lesson.data_sets(None) if name != lesson.UPLOAD]
@@ -190,10 +191,10 @@ def test_votes_evaluation_sets_the_posts_claims_beside_the_computed_numbers(data
         "very few",
     }
     assert claims["computed here"].tolist()[4] == "203 of 435 (47%)"
-    roots = id3_lessons.complete_rows_root(X, y, names)
+    roots = tree_sources.complete_rows_root(X, y, names)
     assert roots == {"weighted": "physician-fee-freeze", "unweighted": "physician-fee-freeze"}
     assert claims["computed here"].tolist()[5:7] == ["physician-fee-freeze", "physician-fee-freeze"]
-    results = id3_lessons.posts_protocol(X, y)
+    results = tree_sources.posts_protocol(X, y)
     rows = claims.head(len(results))
     for result, (_, row) in zip(results, rows.iterrows(), strict=True):
         assert row["computed here"] == f"{result.correct}/{result.total} = {result.accuracy:.1%}"
@@ -250,7 +251,7 @@ def test_regions_of_2d_points_one_box_per_leaf_and_the_chosen_points_leaf_outlin
 def test_and_against_parity_plot_uses_the_librarys_counts():
     at = linked({"tree_tab": "AND vs parity"})
     spec = json.loads(at.get("vega_lite_chart")[0].proto.spec)
-    sizes = id3_lessons.representation_sizes()
+    sizes = tree_sources.representation_sizes()
     assert (
         spec["title"] == "Nodes ID3 needs for n binary features"
         and spec["encoding"]["y"]["scale"]["type"] == "log"
@@ -522,7 +523,7 @@ def test_arya_the_posts_hand_drawn_tree_beside_the_tree_id3_grows():
     shown = text(at)
     assert shown.count("6 of 6 days right (100%)") == 2
     post_tree, id3_tree = (tree for _, tree in lesson.arya_trees(X, y, names))
-    differ, total = id3_lessons.disagreement(post_tree, id3_tree)
+    differ, total = tree_sources.disagreement(post_tree, id3_tree)
     assert total == 4 * 3 * 3 * 2 and f"disagree on {differ} of the {total} possible days" in shown
     assert 0 < differ < total
     at = linked({"tree_data": "Play Tennis"})
@@ -544,8 +545,8 @@ def test_the_votes_tree_is_grown_as_in_the_post_by_default(data_home):
     assert all("known" not in name for step in data["steps"] for name in step["header"])  # nothing missing
     right = int((model.predict(X[missing]) == y[missing]).sum())
     assert f"{right}/203 = {right / 203:.1%}" in text(at) and "Grown as in the post" in text(at)
-    # The post's own code on the same split (id3_lessons.textbook_id3): the same tree, the same answers.
-    post = next(r for r in id3_lessons.posts_protocol(X, y) if (r.gain, r.missing) == ("weighted", "branch"))
+    # The post's own code on the same split (tree_sources.textbook_id3): the same tree, the same answers.
+    post = next(r for r in tree_sources.posts_protocol(X, y) if (r.gain, r.missing) == ("weighted", "branch"))
     assert post.total == 203 and abs(post.correct - right) <= post.ties
     at = linked({"tree_data": lesson.VOTES, "tree_votes_rows": lesson.VOTES_ROWS["all"], "tree_step": 1})
     data = player(at)

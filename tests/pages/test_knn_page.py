@@ -8,8 +8,8 @@ import pytest
 from conftest import assert_no_exception, open_page
 
 from classic.knn import METRICS, TIE_RULE, WEIGHTS, KNNClassifier, knn_textbook, pairwise_distances, vote
+from classic.lessons import knn as lesson
 from classic.viz import knn as view
-from classic.viz import knn_lesson as lesson
 from pages._ui.points import decode_points, encode_points
 
 

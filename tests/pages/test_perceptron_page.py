@@ -12,9 +12,9 @@ import pytest
 from conftest import ROOT, assert_no_exception, open_page
 
 from classic import datasets
-from classic import perceptron_lessons as lessons
+from classic.lessons import perceptron as lessons
+from classic.lessons.perceptron import PASSES_TO_CONVERGE, best_line_accuracy, generalisation_runs
 from classic.perceptron import Perceptron, mistake_bound
-from classic.perceptron_lessons import PASSES_TO_CONVERGE, best_line_accuracy, generalisation_runs
 from classic.viz import perceptron as viz
 from classic.viz import theme
 from pages._ui.points import MAX_URL_POINTS, decode_points, encode_points
@@ -243,7 +243,7 @@ def test_points_encoding_round_trip_and_limit():
 
 def test_try_this_reveals_the_librarys_answers():
     at = open_page("perceptron")
-    steps = viz.try_this_steps()
+    steps = lessons.try_this_steps()
     for i, step in enumerate(steps, start=1):
         at.button(key=f"perceptron_try_{i}_setup").click().run()
         assert_no_exception(at)
@@ -287,7 +287,7 @@ def test_a_bad_frame_in_a_link_is_clamped_or_ignored_with_a_note(text, start):
 def test_each_try_this_setup_starts_the_player_at_its_first_frame():
     at = open_link(pc_frame="48")
     assert at.success  # at the end: the verdict shows beside the player
-    for i, step in enumerate(viz.try_this_steps(), start=1):
+    for i, step in enumerate(lessons.try_this_steps(), start=1):
         assert step["setup"]["pc_frame"] == 0
         at.session_state["pc_frame"] = 3
         at.run()
@@ -409,9 +409,9 @@ def test_counts_agree_in_number_in_the_verdict():
     assert re.fullmatch(r"Not converged after 1 pass \(\d+ updates\):", title), title
     two = np.array([[1.0, 1.0], [-1.0, -1.0]]), np.array([1, 0])
     model = Perceptron().fit(*two)  # one update, then a clean pass
-    assert viz.verdict(model, mistake_bound(*two))[1] == "Converged after 1 update in 2 passes:"
+    assert lessons.verdict(model, mistake_bound(*two))[1] == "Converged after 1 update in 2 passes:"
     model = Perceptron(max_epochs=1).fit(*two)
-    assert viz.verdict(model, mistake_bound(*two))[1] == "Not converged after 1 pass (1 update):"
+    assert lessons.verdict(model, mistake_bound(*two))[1] == "Not converged after 1 pass (1 update):"
 
 
 def test_the_kernel_is_chosen_only_on_the_tab_it_acts_on():
@@ -447,9 +447,9 @@ def test_generalisation_runs_to_convergence_and_draws_the_learned_line():
 
 
 def test_the_more_points_answer_says_the_updates_grow_under_the_same_bound():
-    from classic.perceptron_lessons import updates_against_size
+    from classic.lessons.perceptron import updates_against_size
 
-    step = next(s for s in viz.try_this_steps() if s["title"] == "More points")
+    step = next(s for s in lessons.try_this_steps() if s["title"] == "More points")
     bound, rows = updates_against_size()
     medians = [f"{median:g} updates with {n:,} points" for n, median, _ in rows]
     assert " → ".join(medians) in step["why"] and "grow" in step["why"]
@@ -510,9 +510,9 @@ def test_three_classes_no_lines_separate_cycle_and_try_this_says_so():
     assert model.cycle_ is not None and data["cycle"] == list(model.cycle_)
     assert f"at update {model.cycle_[1]} equal those at update {model.cycle_[0]}" in at.error[0].value
     assert "no set of lines gives each class its own region" in at.error[0].value
-    step = next(s for s in viz.try_this_steps() if s["title"] == "Three classes, no lines")
+    step = next(s for s in lessons.try_this_steps() if s["title"] == "Three classes, no lines")
     assert step["setup"]["pc_data"] == ROW
-    assert step["answer"] == next(o for o, happened in viz.THREE_OUTCOMES.items() if happened(model))
+    assert step["answer"] == next(o for o, happened in lessons.THREE_OUTCOMES.items() if happened(model))
     assert "cycles" in step["answer"] and f"after update {model.cycle_[1]}" in step["why"]
 
 

@@ -5,8 +5,8 @@ the page goes on with the points it had — never an exception (issue 16)."""
 import pytest
 from conftest import assert_no_exception, open_page
 
+from classic.lessons import tree as tree_lesson
 from classic.tables import MAX_BYTES, MAX_COORDINATE
-from classic.viz import tree_lesson
 
 PAGES = {  # page: (the link that shows your points, the points' prefix)
     "perceptron": ({"pc_data": "Your points (click to place)"}, "pc"),

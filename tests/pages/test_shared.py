@@ -9,8 +9,8 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.web.server.app_discovery import discover_asgi_app
 
 from classic import compare, datasets, digits, knn
+from classic.lessons import knn as knn_lesson
 from classic.viz import knn as knn_view
-from classic.viz import knn_lesson
 from pages._ui import shared
 
 

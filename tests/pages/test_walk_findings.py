@@ -3,7 +3,7 @@
 import pytest
 from conftest import assert_no_exception, open_page
 
-from classic.viz import tree_lesson
+from classic.lessons import tree as tree_lesson
 
 
 @pytest.mark.parametrize("points", ["", "0_0_0", "0_0_0~0_1_0", "0_0_0~1_1_1"])

@@ -17,7 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from classic import criteria, datasets, id3, id3_lessons, tables
+from classic import criteria, datasets, id3, tables
+from classic.lessons import tree_sources
 from classic.viz.tree_figures import number, plural, size_note
 
 
@@ -44,7 +45,7 @@ BUDGET = "adoption-of-the-budget-resolution"
 def claims_table(results: Sequence[Any], X: Any, y: Any, names: Sequence[str]) -> dict[str, list]:
     """The post's claims on the votes beside what is computed here, as rows to print.
 
-    ``results`` is ``id3_lessons.posts_protocol(X, y)``'s, each gain (the definition's weighted
+    ``results`` is ``tree_sources.posts_protocol(X, y)``'s, each gain (the definition's weighted
     one, the post's unweighted code) with each missing-value rule: its count with ties going to
     the first class in sorted order, its tied votes, and its count with ties going the other way
     (the post's order; see ``ties_note``). Then the root on the complete rows and the party votes
@@ -78,9 +79,9 @@ def claims_table(results: Sequence[Any], X: Any, y: Any, names: Sequence[str]) -
         "",
         "",
     )
-    for gain, root in id3_lessons.complete_rows_root(X, y, names).items():
+    for gain, root in tree_sources.complete_rows_root(X, y, names).items():
         add(f"the most telling vote (root on the complete rows, {gain} gain)", BUDGET, root, "", "")
-    votes = id3_lessons.votes_for(X, y, names, BUDGET)
+    votes = tree_sources.votes_for(X, y, names, BUDGET)
     share = {party: f"{n} of {known} ({n / known:.0%})" for party, (n, known) in votes.items()}
     add(
         "Democrats voting for the budget resolution (“y”, of those who voted)",
@@ -166,7 +167,7 @@ def try_this_steps() -> list[dict]:
     kids_X, kids_y, _ = datasets.load_has_kids()
     kids = criteria.score_split(kids_X[:, 0], kids_y, feature="HasKids")
     sizes_of = [f"{int(n)}/{len(kids_y)}" for n in kids.counts.sum(axis=1)]
-    sizes = id3_lessons.representation_sizes([4])
+    sizes = tree_sources.representation_sizes([4])
     arya = id3.ID3().fit(*datasets.load_arya())
     return [
         {
@@ -307,7 +308,7 @@ ARYA_HEADING = (
 def arya_trees(X: Any, y: Any, names: Sequence[str]) -> list[tuple[str, Any]]:
     """The post's hand-drawn tree (Wind at the root, Temperature under Wind = Low) and ID3's, fitted on ``X, y``."""
     return [
-        ("The post's tree", id3_lessons.fit_layout(X, y, id3_lessons.POST_ARYA_LAYOUT, names)),
+        ("The post's tree", tree_sources.fit_layout(X, y, tree_sources.POST_ARYA_LAYOUT, names)),
         ("ID3's tree", id3.ID3().fit(X, y, names)),
     ]
 
@@ -325,7 +326,7 @@ def arya_note(post: Any, ours: Any) -> str:
     """What the two Arya trees have in common and where they part, with ID3's first gains."""
     gains = {c.feature: c.gain for c in ours.steps_[0].candidates()}
     others = ", ".join(f"{f} {number(g)}" for f, g in gains.items() if f != ours.root_.feature)
-    differ, total = id3_lessons.disagreement(post, ours)
+    differ, total = tree_sources.disagreement(post, ours)
     return (
         f"ID3 asks about {ours.root_.feature} first: it parts the six days perfectly (gain "
         f"{number(gains[ours.root_.feature])} bits; {others}), so one question is enough. The post's leaf for "
@@ -405,12 +406,12 @@ def evaluation_rows(X: Any, seed: int) -> np.ndarray | None:
 
 
 def evaluate(X: Any, y: Any, names: Sequence[str], params: dict, fraction: float, seed: int) -> Any:
-    """``id3_lessons.evaluate`` within the page's budget (see ``evaluation_rows``)."""
+    """``tree_sources.evaluate`` within the page's budget (see ``evaluation_rows``)."""
     rows = evaluation_rows(X, seed)
     if rows is None:
-        return id3_lessons.evaluate(X, y, names, params, fraction, seed)
+        return tree_sources.evaluate(X, y, names, params, fraction, seed)
     X, y = np.asarray(X, dtype=object)[rows], np.asarray(y)[rows]
-    return id3_lessons.evaluate(X, y, names, params, fraction, seed, cv=5, curve_runs=1)
+    return tree_sources.evaluate(X, y, names, params, fraction, seed, cv=5, curve_runs=1)
 
 
 def evaluate_label(X: Any, seed: int) -> str:

@@ -1,4 +1,4 @@
-"""What the perceptron lesson shows beside the estimator: the textbook loop and the experiments.
+"""The perceptron lesson: the textbook loop, the experiments, the data menu and the page's words.
 
 - ``perceptron_textbook`` and ``classes_textbook``: the loop as a textbook writes it, one point at
   a time, for two classes and for k ≥ 3; the page prints them, and ``Perceptron.fit`` makes the
@@ -14,6 +14,8 @@
 - ``generalisation_runs``: the post's experiment (train on 25 points, test on 1000) over many
   seeds, each run to convergence as the post's loop is.
 - ``novikoff_figures``: R, γ and (R/γ)² printed so that the bound recomputes from what is shown.
+- The page's words: ``verdict`` (beside the player, once it reaches the last update) and the
+  "Try this" steps (``try_this_steps``), every answer computed by the library.
 """
 
 from __future__ import annotations
@@ -25,7 +27,15 @@ import numpy as np
 
 from classic import datasets
 from classic._validation import RandomState, check_random_state
-from classic.perceptron import Perceptron, Update, _check_two_classes, best_cuts
+from classic.perceptron import (
+    DualPerceptron,
+    Perceptron,
+    Update,
+    _check_two_classes,
+    best_cuts,
+    mistake_bound,
+)
+from classic.viz.tree_figures import plural
 
 
 def perceptron_textbook(X: np.ndarray, y: np.ndarray, max_epochs: int = 100) -> list[Update]:
@@ -358,3 +368,157 @@ def generalisation_caption(runs: GeneralisationRuns) -> str:
         f"Over {len(runs.scores)} seeds the median is {np.median(runs.scores):.2%}; {how}. "
         "The post's 92.2% was one run."
     )
+
+
+# The page's words: the verdict beside the player, and the "Try this" steps.
+
+NOVIKOFF_TERMS = (
+    "R = max ‖(x, 1)‖ (the bias is a weight on a constant 1) and γ is the widest line's margin in that space."
+)
+
+
+NO_LINES = "no set of lines gives each class its own region"
+
+
+def novikoff_text(bound) -> str:
+    """Novikoff's bound for a ``MistakeBound``, with R and γ printed so that it recomputes
+    (None, for three or more classes: nothing)."""
+    if bound is None:
+        return ""
+    if not bound.gamma > 0:
+        return "No line separates these points, so Novikoff's bound does not apply."
+    R, gamma, most = novikoff_figures(bound.R, bound.gamma)
+    return f"Novikoff's bound: at most (R/γ)² = ({R} / {gamma})² ≈ {most} updates."
+
+
+def verdict(model, bound) -> tuple[str, str, str]:
+    """(kind, title, text) for a fitted Perceptron and its ``MistakeBound`` (None for three or more
+    classes): kind "good", "bad" or "stop"."""
+    updates, passes = plural(model.n_updates_, "update"), plural(model.n_epochs_, "pass", "passes")
+    if model.converged_:
+        return (
+            "good",
+            f"Converged after {updates} in {passes}:",
+            f"a whole pass without a mistake. {novikoff_text(bound)}".rstrip(),
+        )
+    if model.cycle_ is not None:
+        m, n = model.cycle_
+        return (
+            "bad",
+            f"The weights at update {n} equal those at update {m}, at the same point of a pass:",
+            f"this will never converge; {'no line separates these points' if bound is not None else NO_LINES}. "
+            "From here the perceptron repeats the same updates for ever.",
+        )
+    if bound is None:
+        reason = f"allow more passes, or {NO_LINES}"
+    else:
+        reason = "no line separates these points" if bound.gamma <= 0 else "a line exists: allow more passes"
+    return "stop", f"Not converged after {passes} ({updates}):", f"{reason}."
+
+
+# What a perceptron can do on a fit, as the "three classes" step words it.
+THREE_OUTCOMES = {
+    "It converges: each class gets its own region": lambda model: model.converged_,
+    "Its weights come back to earlier ones, and it cycles for ever": lambda model: model.cycle_ is not None,
+    "It runs out of passes, still making mistakes": lambda model: True,
+}
+
+
+def try_this_steps() -> list[dict]:
+    """The lesson's "Try this" steps, each answer and why computed by the library.
+
+    Each is a dict with the fields of ``pages._ui.lesson.Step``: title, setup (widget keys →
+    values), question, options, answer (one of the options), why.
+    """
+    separable = datasets.linearly_separable(25, 0)
+    corners = datasets.xor(4)
+    line = Perceptron().fit(*separable)
+    bound = mistake_bound(*separable).bound
+    xor = Perceptron().fit(*corners)
+    pocket = Perceptron(pocket=True, shuffle=True, random_state=0).fit(*corners)
+    best = best_line_accuracy(*corners)
+    rbf = DualPerceptron(kernel="rbf", gamma=2.0, max_epochs=200).fit(*corners)
+    limit, rows = updates_against_size()
+    row = Perceptron().fit(*three_in_a_row())
+    first, last = rows[0], rows[-1]
+    # Each view opens on the player's first frame: its end (and the verdict beside it) would answer.
+    base = {"pc_seed": 0, "pc_epochs": 100, "pc_shuffle": False, "pc_tab": "Every update", "pc_frame": 0}
+    pocket_right = round(pocket.score(*corners) * 4)
+    grows = last[1] > 10 * first[1]
+    return [
+        {
+            "title": "A line exists",
+            "setup": {**base, "pc_data": "Linearly separable (25 points, true line y = 1 − x)"},
+            "question": "Will the perceptron converge on these points?",
+            "options": ["Yes", "No, it will cycle"],
+            "answer": "Yes" if line.converged_ else "No, it will cycle",
+            "why": f"It stops after {plural(line.n_updates_, 'update')} in "
+            f"{plural(line.n_epochs_, 'pass', 'passes')}; Novikoff's bound allowed up to {bound:,.0f}.",
+        },
+        {
+            "title": "XOR repeats",
+            "setup": {**base, "pc_data": "XOR (the four corners)"},
+            "question": "After how many updates are the weights back to ones seen before, at the same point of a pass?",
+            "options": ["4", "6", "12", "Never"],
+            "answer": str(xor.cycle_[1]) if xor.cycle_ else "Never",
+            "why": f"The weights after update {xor.cycle_[1]} equal those after update {xor.cycle_[0]}: "
+            "from there the same updates repeat for ever."
+            if xor.cycle_
+            else "No cycle was found.",
+        },
+        {
+            "title": "The pocket on XOR",
+            "setup": {
+                **base,
+                "pc_data": "XOR (the four corners)",
+                "pc_shuffle": True,
+                "pc_tab": "When no line will do",
+            },
+            "question": "How many of XOR's four corners does the pocket's best line get right?",
+            "options": ["2 of 4", "3 of 4", "4 of 4"],
+            "answer": f"{pocket_right} of 4",
+            "why": f"No line does better: trying every way a line can split the corners, the best gets "
+            f"{best:.0%}. A line with (0, 0) and (1, 1) on one side has their midpoint (½, ½) there too, "
+            "and (½, ½) is also the midpoint of (1, 0) and (0, 1), which would need the other side.",
+        },
+        {
+            "title": "A curved boundary",
+            "setup": {
+                **base,
+                "pc_data": "XOR (the four corners)",
+                "pc_kernel": "rbf",
+                "pc_tab": "When no line will do",
+            },
+            "question": "Will the perceptron with an RBF kernel separate XOR?",
+            "options": ["Yes", "No"],
+            "answer": "Yes" if rbf.converged_ and rbf.score(*corners) == 1 else "No",
+            "why": f"It converges after {int(rbf.alpha_.sum())} updates with every corner right: the "
+            "boundary is curved, not a line.",
+        },
+        {
+            "title": "Three classes, no lines",
+            "setup": {**base, "pc_data": "Three classes in a row (the first at both ends)"},
+            "question": "Class 0 sits at both ends of the row, classes 1 and 2 between. With a vector per class, "
+            "what will the perceptron do?",
+            "options": list(THREE_OUTCOMES),
+            "answer": next(o for o, happened in THREE_OUTCOMES.items() if happened(row)),
+            "why": (
+                f"The weights of all three classes after update {row.cycle_[1]} equal those after update "
+                f"{row.cycle_[0]}, at the same point of a pass: from there it repeats for ever. "
+                if row.cycle_
+                else f"After {plural(row.n_updates_, 'update')} it still makes mistakes. "
+            )
+            + "Each class's region (where its score beats the others) is an intersection of half-planes, "
+            "so it is convex; a convex region holding both ends of the row holds the middle too.",
+        },
+        {
+            "title": "More points",
+            "setup": {**base, "pc_tab": "More points, more mistakes?"},
+            "question": f"With {last[0]} points instead of {first[0]} (same square, same margin), the updates…",
+            "options": ["grow more than tenfold", "stay within the same bound"],
+            "answer": "grow more than tenfold" if grows else "stay within the same bound",
+            "why": "They grow, but far less than the points: the median is "
+            + " → ".join(f"{row[1]:g} updates with {row[0]:,} points" for row in rows)
+            + f", all under Novikoff's bound of {limit:,.0f}, which depends on R and γ only.",
+        },
+    ]
