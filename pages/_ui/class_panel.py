@@ -217,12 +217,17 @@ def _open_controls(teacher: Teacher, page_path: str) -> None:
         on_click=lambda: st.session_state.__setitem__(_HIDDEN, not hidden),
         icon=":material/qr_code_2:",
     )
+    base = class_view.base_url(st.context.url, page_path)
+    if class_view.is_local(base):
+        st.caption(
+            "A phone cannot open a link to this computer's own name (localhost): open this page "
+            "with the computer's network address, and the join link and QR code will use it."
+        )
     with st.popover("Control from another device", icon=":material/devices:"):
         st.markdown(
             "Open this link on another device (a laptop, your phone) to control the same class. "
             "Keep it to yourself: whoever has it can ask, reveal and end."
         )
-        base = class_view.base_url(st.context.url, page_path)
         st.code(_teacher_link(base, page_path, teacher), language=None, wrap_lines=True)
     with st.popover("End the class", icon=":material/stop_circle:"):
         st.markdown("The phones will see that the class has ended; its answers can then be downloaded.")
@@ -240,11 +245,6 @@ def card(page_path: str) -> None:
             st.markdown(f":material/groups: **Class {teacher.code}** · join at `{link}`")
         else:
             st.html(class_view.join_card(teacher.code, link))
-            if class_view.is_local(link):
-                st.caption(
-                    "A phone cannot open a link to this computer's own name: open this page with the "
-                    "computer's network address, so that the link and the QR code give it."
-                )
         _joined(teacher.code)
 
 
@@ -321,14 +321,13 @@ def step_round(page: str, i: int) -> bool:
     q = current.question
     st.markdown(f":material/campaign: **Asked of the class:** {q.text}")
     if not current.revealed:
-        st.markdown(" · ".join(f"**{chr(ord('A') + n)}.** {choice}" for n, choice in enumerate(q.choices)))
+        st.markdown("Choices: " + " · ".join(f"**{choice}**" for choice in q.choices))
     columns = st.columns(len(shown)) if len(shown) > 1 else [st.container()]
     for column, r in zip(columns, shown, strict=True):
         with column:
             title = f"Vote {r.attempt}"
             if r is current and not r.revealed:
-                st.markdown(f"**{title}**")
-                _live(teacher.code, r.number)
+                _live(teacher.code, r.number, title)
             else:
                 counts = attempt(teacher.store.counts, teacher.code, r.number) or (0,) * len(q.choices)
                 st.html(class_view.bars(title, q.choices, counts, q.answer if r.revealed else None))
@@ -351,7 +350,7 @@ def step_round(page: str, i: int) -> bool:
 
 
 @st.fragment(run_every=1)
-def _live(code: str, number: int) -> None:
+def _live(code: str, number: int, title: str) -> None:
     """The number of answers to the open round, every second without a click; never who has not
     answered. When the round moves on elsewhere (another device revealed it), the page reruns."""
     store = room_store.shared_store()
@@ -360,4 +359,4 @@ def _live(code: str, number: int) -> None:
         st.rerun()
     answered = attempt(store.answered, code, number) or 0
     joined = attempt(store.joined, code) or 0
-    st.html(class_view.count_line(answered, joined))
+    st.html(class_view.count_line(title, answered, joined))

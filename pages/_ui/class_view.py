@@ -75,11 +75,12 @@ def join_card(code: str, link: str) -> str:
     )
 
 
-def count_line(answered: int, joined: int) -> str:
+def count_line(title: str, answered: int, joined: int) -> str:
     """The live count under a question: how many answered, never who has not."""
     answers = "answer" if answered == 1 else "answers"
     phones = "phone" if joined == 1 else "phones"
     return (
+        f'<p style="font-size: 1.1rem; font-weight: 700; margin: 0; color: {TEXT}">{html.escape(title)}</p>'
         f'<p data-testid="class-count" style="font-size: 2.25rem; font-weight: 700; margin: 0; color: {INK}">'
         f"{answered} {answers}"
         f'<span style="font-size: 1.1rem; font-weight: 400; color: {MUTED}"> · {joined} {phones} joined</span></p>'
