@@ -104,14 +104,16 @@ def bars(title: str, choices: Sequence[str], counts: Sequence[int], right: int |
         mark = "✓ " if is_right else ""
         back = good_back if is_right else "transparent"
         pct = share(count, total)
+        # One row a choice: its text, its bar, its count and share.
         rows.append(
-            f'<div class="class-bar" data-choice="{i}" style="background: {back}; padding: 0.15rem 0.3rem; margin: 0.25rem 0">'
-            f'<div style="font-size: 1rem; color: {TEXT}">{mark}{html.escape(choice)}</div>'
-            f'<div style="display: flex; align-items: center; gap: 0.5rem">'
-            f'<div style="flex: 1; background: {PAPER}; border: 1px solid {BORDER}; height: 1.2rem">'
+            f'<div class="class-bar" data-choice="{i}" style="display: grid; grid-template-columns: '
+            f"minmax(5rem, 40%) 1fr 6.5rem; align-items: center; gap: 0.5rem; background: {back}; "
+            f'padding: 0.15rem 0.3rem; margin: 0.2rem 0">'
+            f'<div style="font-size: 1rem; color: {TEXT}; overflow-wrap: anywhere">{mark}{html.escape(choice)}</div>'
+            f'<div style="background: {PAPER}; border: 1px solid {BORDER}; height: 1.2rem">'
             f'<div style="width: {pct:.1f}%; background: {colour}; height: 100%"></div></div>'
-            f'<div data-testid="class-bar-count" style="font-size: 1rem; min-width: 6.5rem; text-align: right; color: {TEXT}">'
-            f"{count} ({pct:.0f}%)</div></div></div>"
+            f'<div data-testid="class-bar-count" style="font-size: 1rem; text-align: right; color: {TEXT}">'
+            f"{count} ({pct:.0f}%)</div></div>"
         )
     head = f'<div style="font-size: 1.1rem; font-weight: 700; color: {TEXT}">{html.escape(title)} · {total} answers</div>'
     return f'<div class="class-round" data-testid="class-round">{head}{"".join(rows)}</div>'

@@ -100,8 +100,7 @@ def try_this(page: str, steps: Sequence[Step], expanded: bool = False) -> None:
             return
         for i, step in enumerate(steps, start=1):
             st.markdown(f"**{i}. {step.title}**")
-            left, right = st.columns([1, 2])
-            with left.container(horizontal=True):
+            with st.container(horizontal=True, vertical_alignment="center", gap="medium"):
                 st.button(
                     "Set up this view",
                     key=f"{page}_try_{i}_setup",
@@ -111,7 +110,7 @@ def try_this(page: str, steps: Sequence[Step], expanded: bool = False) -> None:
                 )
                 # With a class open: the same, and the step's question sent to the phones.
                 class_panel.ask_button(page, i, step, before=partial(_apply, page, i, step.setup))
-            right.markdown(f"[Link to this view]({step_link(page, step.setup)})")
+                st.markdown(f"[Link to this view]({step_link(page, step.setup)})", width="content")
             if i == asked:
                 st.caption(":material/arrow_upward: Asked at the top of the page, above its figure.")
             else:

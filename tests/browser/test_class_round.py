@@ -89,10 +89,15 @@ def start_class(projector, base: str) -> tuple[str, str]:
     return code, link
 
 
-def ask_step(projector, step: int = 1) -> None:
-    """Open "Try this" and press "Ask the class" beside step ``step``."""
+def ask_step(projector, step: int = 1, shot: str = "") -> None:
+    """Open "Try this" and press "Ask the class" beside step ``step`` (a screenshot of the steps
+    first, named ``shot``)."""
     projector.locator('[data-testid="stExpander"] summary', has_text="Try this").click()
     button = projector.locator(f".st-key-{PAGE}_class_ask_{step} button")
+    button.wait_for()
+    if shot:
+        button.scroll_into_view_if_needed()
+        screenshot(projector, shot)
     button.click()
     projector.get_by_text("Asked of the class").wait_for()
 
@@ -136,6 +141,13 @@ def run_round(browser, teacher_base: str, phone_bases: list[str], store, name: s
     # Large enough for the back row, and whole on the projector's screen.
     assert card["height"] >= 80 and card["y"] + card["height"] <= PROJECTOR["height"]
     screenshot(projector, f"class_{name}_projector_card")
+    # Another page keeps the class: the teacher's link stays in the address, the card on the page.
+    projector.locator('[data-testid="stSidebarNav"] a', has_text="Home").click()
+    projector.wait_for_url(re.compile(rf"class={code}.*teacher="), timeout=WAIT)
+    projector.get_by_test_id("class-code").wait_for()
+    projector.locator('[data-testid="stSidebarNav"] a', has_text="Perceptron").click()
+    projector.wait_for_url(re.compile(rf"/{PAGE}\?.*class={code}"), timeout=WAIT)
+    projector.get_by_test_id("class-code").wait_for()
 
     phones = []
     nickname = "=HYPERLINK(1)"
@@ -148,8 +160,12 @@ def run_round(browser, teacher_base: str, phone_bases: list[str], store, name: s
     until(lambda: store.joined(code) == PHONES, f"{PHONES} phones to join")
     projector.get_by_text(f"{PHONES} phones joined").wait_for()  # no click: the card follows
     screenshot(phones[0], f"class_{name}_phone_waiting")
+    # Everyone is in: the card folds to one line, and the figure gets the screen back.
+    projector.get_by_role("button", name="Hide the join code").click()
+    projector.get_by_text(f"Class {code} · join at").wait_for()
+    assert projector.get_by_test_id("class-join-card").count() == 0
 
-    ask_step(projector)
+    ask_step(projector, shot=f"class_{name}_projector_steps")
     question = store.current(code).question
     assert question.qid == f"{PAGE}.1" and count_shown(projector).startswith("0 answers")
     screenshot(projector, f"class_{name}_projector_asked")
@@ -312,8 +328,11 @@ def test_a_wrong_teacher_key_gets_no_control_and_a_student_sees_none(tmp_path):
         assert page.get_by_role("button", name="End the class").count() == 0
         until(lambda: "teacher=" not in page.url, "the wrong key to leave the address")
         phone = open_tab(browser, PHONE, phone=True)
-        phone.goto(f"{base}/join?room={code}&teacher={key}")  # even with the key in a phone's link
+        # Even with the key in a phone's link; and a phone id that is not one is replaced.
+        phone.goto(f"{base}/join?room={code}&teacher={key}&me=%3Cb%3Eid%3C%2Fb%3E")
         phone.get_by_text("Waiting for the teacher").wait_for()
+        until(lambda: re.search(r"me=[A-Za-z0-9_-]{8,40}(&|$)", phone.url), "a new phone id in the address")
+        assert list(store._phones(code)) == [re.search(r"me=([A-Za-z0-9_-]+)", phone.url).group(1)]
         for label in ("Start a class", "End the class", "Reveal", "Ask the class", "Ask again"):
             assert phone.get_by_role("button", name=label).count() == 0
         assert not store.room(code).ended and store.current(code) is None
