@@ -167,6 +167,13 @@ def player_payload(header: dict, **parts: bytes | None) -> bytes:
     return b"".join([head + b"\0" * (-len(head) % 4), *blobs])
 
 
+def player_metric(metric: str, p: float = 2) -> dict:
+    """The metric as the player's METRICS table takes it: its name, and ``pNorm``, the Minkowski
+    exponent (None for Chebyshev's ∞ and for metrics outside the family)."""
+    exponent = minkowski_p(metric, p)
+    return {"metric": metric, "pNorm": None if exponent is None or np.isinf(exponent) else exponent}
+
+
 def player_header(
     X: np.ndarray,
     y: np.ndarray,
@@ -188,7 +195,6 @@ def player_header(
     scale, offset = scaling
     xs, ys, _ = view_grid(np.vstack([X, dropped[0]]))
     weighted = model.weights != "uniform"
-    p = minkowski_p(model.metric, model.p)
     return {
         "k": int(model.k),
         "K": player_size(len(X), weighted),  # the table's (the page sets it for a preview)
@@ -196,8 +202,7 @@ def player_header(
         "weighted": weighted,
         "weights": model.weights,
         "bandwidth": float(model.bandwidth),
-        "metric": model.metric,
-        "pNorm": None if p is None or np.isinf(p) else p,
+        **player_metric(model.metric, model.p),
         "query": [float(v) for v in query],
         "winnersK": int(model.k),
         "winnersResolution": SERVER_RESOLUTION,

@@ -102,7 +102,7 @@ def player_data(
         "classNames": list(class_names),
         "k": k,
         # The plane before the first update, when there is no line yet: a faint grey.
-        "theme": {**theme.player_theme(k), "empty": theme.light(theme.TIE, 0.85)},
+        "theme": theme.player_theme(k),
         "updates": _updates(model),
         "xlim": xlim,
         "ylim": ylim,

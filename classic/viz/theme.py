@@ -23,6 +23,7 @@ FOCUS = "#0072B2"  # the node or point under discussion
 TIE = "#7F7F7F"  # a tied vote
 SPLIT = "#333333"  # k-d tree splitting lines
 GRID = "#CCCCCC"  # pixel lattice, faint rules
+EMPTY = "#ECECEC"  # no class yet: w = 0, all scores equal, a k-NN cell not voted (light(TIE, 0.85))
 HIGHLIGHT = "#F8E2B3"  # the chosen row of a table (light(PALETTE[1], 0.7))
 PAPER = "#FFFFFF"  # canvases, button faces, the exported PNG's background
 BORDER = "#D0D3DA"  # the players' button outlines (Streamlit's own)
@@ -71,6 +72,7 @@ def player_theme(n_classes: int = 2) -> dict:
         "accent": ACCENT,
         "focus": FOCUS,
         "tie": light(TIE, 0.35),
+        "empty": EMPTY,
         "split": SPLIT,
         "muted": MUTED,
         "paper": PAPER,

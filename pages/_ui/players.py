@@ -14,19 +14,30 @@ from pages._ui import guard
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 
 
-@st.cache_resource
-def component_player(template: str):
-    """A two-way player (``st.components.v2``) from ``assets/<template>``, registered once per server.
+COMMON = "player_common.js"  # the toolkit every player shares, put in front of its own script
+
+
+def player_source(template: str) -> dict[str, str]:
+    """The parts of ``assets/<template>`` a component is made of: its ``html``, ``css`` and ``js``.
 
     The file is an ordinary page (so it can be opened and read alone): its ``<style>``, the
-    body's markup and its ``<script type="module">`` become the component's CSS, HTML and JS.
+    body's markup and its ``<script type="module">`` become the component's CSS, HTML and JS. The
+    shared toolkit (``assets/player_common.js``, which the page names in a ``<script src>``) goes
+    in front of the module's script: nothing is fetched at run time.
     """
     page = (ASSETS / template).read_text(encoding="utf-8")
     css = re.search(r"<style>(.*?)</style>", page, re.S).group(1)
     js = re.search(r'<script type="module">(.*?)</script>', page, re.S).group(1)
     html = re.search(r"<body>(.*?)<script", page, re.S).group(1)
+    common = (ASSETS / COMMON).read_text(encoding="utf-8")
+    return {"html": html.strip(), "css": css.strip(), "js": common.strip() + "\n\n" + js.strip()}
+
+
+@st.cache_resource
+def component_player(template: str):
+    """A two-way player (``st.components.v2``) from ``assets/<template>``, registered once per server."""
     name = template.removesuffix(".html")
-    return st.components.v2.component(name, html=html.strip(), css=css.strip(), js=js.strip())
+    return st.components.v2.component(name, **player_source(template))
 
 
 def _integer(text: str | None, default: int) -> int:
