@@ -92,10 +92,12 @@ class Encoding:
         self.numeric, self.branches, self.names, self.missing_value = numeric, branches, names, missing_value
         self.categorical = np.flatnonzero(~numeric).tolist()
         self.numeric_columns = np.flatnonzero(numeric).tolist()
-        self.lookup = [
-            {} if num else {str(v): b for b, v in enumerate(values)}
-            for values, num in zip(branches, numeric, strict=True)
-        ]
+        # Per categorical feature: its values sorted (to be found by binary search) and their codes.
+        self.known, self.code = {}, {}
+        for j in self.categorical:
+            lookup = {str(v): b for b, v in enumerate(branches[j])}
+            self.known[j] = np.array(sorted(lookup), dtype=str)
+            self.code[j] = np.array([lookup[v] for v in self.known[j].tolist()], dtype=np.int64)
 
     def __call__(self, X: np.ndarray, missing_is_value: bool) -> tuple[np.ndarray, np.ndarray | None]:
         """``(codes, values)``: branch codes (0 in a numeric column; −1 missing, or −2 when
@@ -108,11 +110,12 @@ class Encoding:
                 raise ValueError(f"feature {self.names[j]!r} is numeric: every value must be a number")
             values[:, j] = column
         codes, missing = np.zeros(X.shape, dtype=np.int64), -2 if missing_is_value else -1
-        for j in self.categorical:  # each distinct value looked up once
-            seen, inverse = np.unique(X[:, j].astype(str), return_inverse=True)
-            lookup = self.lookup[j]
-            mapped = [lookup.get(v, missing if v == self.missing_value else -2) for v in seen.tolist()]
-            codes[:, j] = np.asarray(mapped, dtype=np.int64)[inverse]
+        for j in self.categorical:
+            text, known = X[:, j].astype(str), self.known[j]
+            at = np.minimum(np.searchsorted(known, text), max(len(known) - 1, 0))
+            found = known[at] == text if len(known) else np.zeros(len(text), bool)
+            other = np.where(text == self.missing_value, missing, -2)  # missing, or never seen
+            codes[:, j] = np.where(found, self.code[j][at] if len(known) else 0, other)
         return codes, values
 
 
