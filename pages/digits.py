@@ -56,8 +56,8 @@ canvas.read_link()
 data = load_semeion()
 taught = st.session_state.setdefault("digits_taught", [])
 X, y = digits.with_examples(*(data or (None, None)), taught)
-if room := class_draw.running():  # a class is on: the phones draw, the projector reads them
-    class_draw.projector(*room, lambda Xt, yt: model(Xt, yt, **{**settings, "k": 1}), X, y, k)
+# While this session teaches a class: "Everyone draws a …", the phones' drawings read by this model.
+class_draw.projector(lambda Xt, yt: model(Xt, yt, **{**settings, "k": 1}), X, y, k)
 draw_tab, evaluation_tab, ladder_tab = st.tabs(
     ["Draw", "Evaluation", "How far can k-NN go"], key="digits_tab", on_change="rerun", bind="query-params"
 )

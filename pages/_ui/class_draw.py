@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import functools
 import io
 from collections.abc import Callable
 from typing import Any
@@ -30,7 +31,7 @@ import streamlit as st
 from classic import digits
 from classic.viz import digits as view
 from classic.viz import theme
-from pages._ui import canvas, guard, present, room_store, rooms
+from pages._ui import canvas, class_panel, guard, present, room_store, rooms
 from pages._ui.rooms import Question
 
 PHONE_CANVAS = 320  # px: a 390 px phone's width less the page's margins
@@ -98,32 +99,21 @@ def phone(view_now: rooms.PhoneView, send: Callable[[np.ndarray], Any]) -> None:
 # ---- the projector -----------------------------------------------------------------------
 
 
-def running() -> tuple[str, str] | None:
-    """The room this session teaches, ``(code, teacher key)``, from the teacher's link
-    (``class=CODE&teacher=KEY``), if the store says the key is the room's; None otherwise."""
-    code, key = st.query_params.get("class"), st.query_params.get("teacher")
-    if not code or not key:
-        return None
-    try:
-        code = rooms.check_code(code)
-        return (code, key) if room_store.shared_store().is_teacher(code, key) else None
-    except (rooms.RoomError, *room_store.unavailable_errors()):
-        return None
-
-
-def projector(code: str, key: str, fit: Fit, X: np.ndarray | None, y: np.ndarray | None, k: int) -> None:
-    """The teacher's drawing round on /digits for the room ``code`` (teacher key ``key``):
-    ``fit(X, y)`` is the page's model with its settings; ``k`` its neighbours."""
-    store = room_store.shared_store()
+def projector(fit: Fit, X: np.ndarray | None, y: np.ndarray | None, k: int) -> None:
+    """The teacher's drawing round on /digits while this session teaches a class (nothing
+    otherwise): ``fit(X, y)`` is the page's model with its settings, ``k`` its neighbours."""
+    teacher = class_panel.active()
+    if teacher is None:
+        return
     with st.container(border=True, key="class_draw"):
-        st.markdown(f"**Draw together** (room {code}): every phone draws the digit you choose.")
+        st.markdown(f"**Draw together** (class {teacher.code}): every phone draws the digit you choose.")
         left, right = st.columns([1, 2], vertical_alignment="bottom")
         digit = left.selectbox("The digit to draw", range(10), index=7, key="class_draw_digit")
         if right.button(f"Everyone draws a {digit}", key="class_draw_ask", type="primary"):
-            _attempt(store.ask, code, key, question(digit))
+            _attempt(teacher.ask, question(digit))  # the store checks the teacher's key
         if note := st.session_state.pop("class_draw_error", None):
             st.warning(note, icon=":material/warning:")
-        gallery(code, fit, X, y, k)
+        gallery(teacher.code, fit, X, y, k)
 
 
 @st.fragment(run_every=1)
@@ -190,7 +180,7 @@ def thumbnails(grids: np.ndarray, labels: np.ndarray, target: int, cell: int = 4
         back, text = good if ok else bad
         said = f"read as {int(label)}" + ("" if ok else f", not {target}")
         figures.append(
-            f'<figure style="margin:0;text-align:center"><img src="{_png(grid, cell)}" alt="A drawing {said}" '
+            f'<figure style="margin:0;text-align:center"><img src="{_png_of(digits.grid_to_hex(grid), cell)}" alt="A drawing {said}" '
             f'style="display:block;border:1px solid {theme.GRID}"><figcaption style="background:{back};'
             f'color:{text};font-weight:600;font-size:1.2em;line-height:1.5">{"" if ok else "✗ "}{int(label)}'
             "</figcaption></figure>"
@@ -202,11 +192,13 @@ def thumbnails(grids: np.ndarray, labels: np.ndarray, target: int, cell: int = 4
     )
 
 
-def _png(grid: np.ndarray, cell: int) -> str:
+@functools.lru_cache(maxsize=4096)  # the projector shows the same drawings every second
+def _png_of(grid_hex: str, cell: int) -> str:
     from PIL import Image
 
     buffer = io.BytesIO()
-    Image.fromarray(view.grid_image(grid, cell)).save(buffer, format="PNG", optimize=False)
+    grid = np.unpackbits(np.frombuffer(bytes.fromhex(grid_hex), dtype=np.uint8))  # any grid, blank too
+    Image.fromarray(view.grid_image(grid, cell)).save(buffer, format="PNG")
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
 
 

@@ -4,7 +4,8 @@ presenting) shows its 16×16 thumbnail with the label the model gives it, the cl
 then teaches with the class's drawings.
 
 The phone's strokes are real touch events (Chromium's ``Input.dispatchTouchEvent``), not mouse
-events; the teacher's room is opened through the store, as the classroom's "Start a class" does.
+events; the teacher's room is opened through the store and the projector opens the teacher's link
+(``class_panel``'s), as "Control from another device" gives it.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import io
 import struct
 import zlib
 from collections.abc import Iterator
+from urllib.parse import urlencode
 
 import numpy as np
 import pytest
@@ -31,7 +33,7 @@ from strokes import PATHS, replay
 from wsclient import Session
 
 from classic import digits
-from pages._ui import class_draw
+from pages._ui import class_draw, class_panel
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 # The phone page's own fixtures: a class folder for the server and the store this test opens.
@@ -89,9 +91,13 @@ def test_a_phone_draws_a_seven_by_touch_and_the_projector_reads_it(browser, draw
     code, key = store.open_room()
     projector = browser.new_context(viewport=PROJECTOR).new_page()
     projector.set_default_timeout(60_000)
-    projector.goto(f"{draw_server}/digits?present=1&class={code}&teacher={key}")
+    teacher = urlencode({class_panel.CODE_PARAM: code, class_panel.KEY_PARAM: key})
+    projector.goto(f"{draw_server}/digits?present=1&{teacher}")
     wait_for_app(projector, 120_000)
     projector.get_by_text("No drawing asked yet").wait_for()
+    projector.get_by_test_id("class-code").wait_for()  # the classroom's join card, from the teacher's link
+    projector.get_by_role("button", name="Hide the join code").click()  # the gallery to the top
+    projector.get_by_test_id("class-code").wait_for(state="detached")
     phone = browser.new_context(
         viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2
     ).new_page()
