@@ -27,7 +27,11 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 from websockets.sync.client import connect
 
 # A run that ended for a rerun (st.rerun, a newer request) is followed by the run that counts.
-FINISHED = (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_WITH_COMPILE_ERROR)
+FINISHED = (
+    ForwardMsg.FINISHED_SUCCESSFULLY,
+    ForwardMsg.FINISHED_WITH_COMPILE_ERROR,
+    ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY,
+)
 
 
 @dataclass
@@ -65,6 +69,7 @@ class Session:
         self.page, self.timeout, self.query_string, self.session_id = page, timeout, "", ""
         self.states: dict[str, WidgetState] = {}
         self.ids: dict[str, str] = {}  # widget key → element id, from the last run's elements
+        self.fragments: dict[str, float] = {}  # fragment id → seconds between its automatic reruns
         self.ws = connect(
             f"ws://{parts.netloc}/_stcore/stream",
             subprotocols=["streamlit"],
@@ -93,13 +98,24 @@ class Session:
         message.clear_cache = True
         self.send(message)
 
-    def run(self, query_string: str | None = None, timeout: float | None = None) -> Run:
-        """Rerun the page with the widget values set so far; the elements of the run that finished."""
+    def run(
+        self,
+        query_string: str | None = None,
+        timeout: float | None = None,
+        fragment: str = "",
+        auto: bool = False,
+    ) -> Run:
+        """Rerun the page with the widget values set so far; the elements of the run that finished.
+
+        ``fragment``: rerun only that fragment (an id from ``fragments``), as the browser does for a
+        widget inside it, or (``auto``) every ``run_every`` seconds.
+        """
         if query_string is not None:
             self.query_string = query_string
         message = BackMsg()
         state = message.rerun_script
         state.query_string, state.page_name = self.query_string, self.page
+        state.fragment_id, state.is_auto_rerun = fragment, auto
         state.widget_states.widgets.extend(self.states.values())
         started, run = time.perf_counter(), Run()
         self.send(message)
@@ -113,9 +129,15 @@ class Session:
             kind = forward.WhichOneof("type")
             if kind == "page_info_changed":
                 self.query_string = forward.page_info_changed.query_string
+            elif kind == "auto_rerun":
+                self.fragments[forward.auto_rerun.fragment_id] = forward.auto_rerun.interval
             elif kind == "new_session":
                 run, self.ids = Run(), {}  # a run starts here (a rerun the script asked for starts again)
                 self.session_id = forward.new_session.initialize.session_id or self.session_id
+            elif kind == "delta" and forward.delta.WhichOneof("type") == "add_block":
+                block_id = forward.delta.add_block.id  # an expander with a key is a widget too
+                if block_id.startswith("$$ID"):
+                    self.ids[block_id.rsplit("-", 1)[-1]] = block_id
             elif kind == "delta" and forward.delta.WhichOneof("type") == "new_element":
                 element = forward.delta.new_element
                 name = element.WhichOneof("type")

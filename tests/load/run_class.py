@@ -1,0 +1,504 @@
+"""A class on its phones (issue 25): a projector and N phones on the app's own server(s).
+
+On demand, not in CI: ``python tests/load/run_class.py [--phones 60] [--kind choose|draw]
+[--configs one,two,capacity] [--steps 60,120,200,300]``.
+
+The phones are not browsers: 60 Chromium contexts are too heavy for this 2-core machine (shared
+with other work), so each phone is a client of the app's own WebSocket (tests/wsclient.py) that
+sends what the phone's browser sends, protobuf for protobuf: it opens ``/join?room=CODE`` (a
+whole run of the page), then reruns the page's fragment every 2 s as the browser does for
+``st.fragment(run_every=2)``, and answers with the button's trigger (``--kind choose``, a "Try
+this" step asked through the store) or draws (``--kind draw``: the canvas's PNG of a drawn 7,
+then "Send my drawing"). The projector is a client too, on the teacher's page with the teacher's
+link, rerunning its live fragment every second: the k-NN page's live count of answers for a
+question, the digits page's gallery for a drawing. The phones join within ``--join-seconds``,
+the question is asked, and each phone answers at a random moment within ``--answer-seconds``.
+
+Configurations: ``one`` — one server (SQLite store) with every phone; ``two`` — two servers on one
+Redis (a real redis-server, tests/redis_server.py), the phones split between them, the projector
+on the first; ``capacity`` — one server, the phones stepped up (``--steps``) until the server's
+p95 passes 1 s.
+
+Reported for each run, beside issue 25's goals: phones joined, answers stored and whether each
+phone's last answer is counted exactly once (the store's rows against what the phones sent),
+server time per script run (p50/p95/max, by the server's own log: tests/load/timed_server.py),
+peak RSS per server, the projector's count latency (from the last answer stored to the
+projector showing the final count), errors, and the machine's load average (shared: other work
+runs beside it). Written to stdout and tests/artifacts/load_class.json; exit 1 when a goal of
+``one`` or ``two`` is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import io
+import json
+import os
+import random
+import re
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(HERE)]
+
+from redis_server import redis_server  # noqa: E402
+from run_load import Sampler, percentile, rss_mb, start_server  # noqa: E402
+from strokes import replay  # noqa: E402
+from wsclient import Session  # noqa: E402
+
+from pages._ui import class_draw, class_panel, room_store  # noqa: E402
+
+GOALS = {"p95_s": 1.0, "rss_mb": 1500, "count_latency_s": 2.0, "answer_window_s": 10.0}
+POLL = 2.0  # the phone page's st.fragment(run_every=2)
+PROJECTOR_PAGE = {"choose": "knn", "draw": "digits"}
+COUNT = {  # what the projector's live fragment shows: the number of answers (or drawings)
+    "choose": re.compile(r'data-testid="class-count"[^>]*>(\d+) answers?'),
+    "draw": re.compile(r"(\d+) drawings? from"),
+}
+
+
+ASK = {"choose": "knn_class_ask_1", "draw": "class_draw_ask"}  # the teacher's button on the projector
+
+
+def drawings(n: int = 8) -> list[dict]:
+    """The phone canvas's value for ``n`` drawings of a 7 (PNG data URLs, as the canvas sends)."""
+    from PIL import Image
+
+    rng, size, values = random.Random(7), class_draw.PHONE_CANVAS, []
+    for _ in range(n):
+        box = (rng.uniform(0.1, 0.3) * size, rng.uniform(0.05, 0.15) * size, 0.5 * size, 0.75 * size)
+        buffer = io.BytesIO()
+        Image.fromarray(replay(7, box, class_draw.PHONE_PEN, size)).save(buffer, "PNG")
+        url = "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode()
+        values.append({"drawing": {"raw": {"version": "6", "objects": [{"type": "path"}]}, "data": url}})
+    return values
+
+
+class Phone(threading.Thread):
+    """One phone: joins, follows the room every 2 s, answers once at ``answer_at`` (a wall time)."""
+
+    def __init__(self, number: int, url: str, code: str, kind: str, join_at: float, plan: dict, stats: dict):
+        super().__init__(daemon=True)
+        self.number, self.url, self.code, self.kind, self.join_at = number, url, code, kind, join_at
+        self.plan, self.stats = plan, stats
+        self.rng = random.Random(number)
+        self.choice: int | None = None  # what this phone answered last
+        self.sent_at: float | None = None  # when it tapped (or started sending its drawing)
+        self.answered_at: float | None = None  # when the server's answer came back
+
+    def run(self) -> None:
+        try:
+            time.sleep(max(0.0, self.join_at - time.time()))
+            with Session(self.url, "join", timeout=120) as phone:
+                self._follow(phone)
+        except Exception as error:  # noqa: BLE001 (a phone's failure is a figure, not the end of the run)
+            self.stats["errors"].append(f"phone {self.number}: {type(error).__name__}: {error}"[:300])
+
+    def _timed(self, phone: Session, what: str, **run) -> object:
+        started = time.perf_counter()
+        shown = phone.run(**run)
+        self.stats["client"].setdefault(what, []).append(time.perf_counter() - started)
+        if shown.exceptions:
+            self.stats["errors"].append(f"phone {self.number} {what}: {shown.exceptions[0]}"[:300])
+        return shown
+
+    def _follow(self, phone: Session) -> None:
+        self._timed(phone, "join", query_string=f"room={self.code}")
+        self.stats["joined"].add(self.number)
+        fragment = next(iter(phone.fragments), "")
+        next_poll = time.time() + POLL
+        while time.time() < self.plan["stop"]:
+            answer_at = self.plan.get("asked", float("inf")) + self.plan["delays"][self.number]
+            if self.answered_at is None and time.time() >= answer_at:
+                if not self._answer(phone, fragment):
+                    time.sleep(0.5)  # the question is not on this phone yet: look again soon
+                continue
+            time.sleep(max(0.0, min(next_poll, answer_at, self.plan["stop"]) - time.time()))
+            if time.time() >= next_poll:
+                self._timed(phone, "poll", fragment=fragment, auto=True)
+                next_poll = time.time() + POLL
+
+    def _answer(self, phone: Session, fragment: str) -> bool:
+        """Answer the question this phone's last run showed; False if it has not shown it yet."""
+        keys = sorted(k for k in phone.ids if k.startswith(("join_choice_", "class_draw_canvas_")))
+        if not keys:
+            self._timed(phone, "poll", fragment=fragment, auto=True)
+            return False
+        self.sent_at = time.time()
+        if self.kind == "choose":
+            choices = [k for k in keys if k.startswith("join_choice_")]
+            button = choices[self.rng.randrange(len(choices))]
+            phone.set_raw(button, trigger_value=True)
+            self._timed(phone, "answer", fragment=fragment)
+            phone.states.pop(phone.ids.get(button, ""), None)
+            self.choice = int(button.rsplit("_", 1)[1])
+        else:
+            canvas = next(k for k in keys if k.startswith("class_draw_canvas_"))
+            send = canvas.replace("canvas", "send")
+            phone.set_json(canvas, self.plan["drawings"][self.number % len(self.plan["drawings"])])
+            self._timed(phone, "stroke", fragment=fragment)  # the canvas sends its value: the page reads it
+            phone.set_raw(send, trigger_value=True)
+            shown = self._timed(phone, "answer", fragment=fragment)
+            phone.states.pop(phone.ids.get(send, ""), None)
+            if "Sent: it is on the projector" not in shown.text:
+                self.stats["errors"].append(
+                    f"phone {self.number}: the drawing was not sent: {shown.text[:200]}"
+                )
+            self.choice = 1
+        self.answered_at = time.time()
+        return True
+
+
+class Projector(threading.Thread):
+    """The teacher's page on the projector: one whole run, then its live fragment every second;
+    each run's count of answers (or drawings) with the time it was shown."""
+
+    def __init__(self, url: str, page: str, query: str, kind: str, plan: dict, stats: dict):
+        super().__init__(daemon=True)
+        self.url, self.page, self.query, self.kind, self.plan, self.stats = (
+            url,
+            page,
+            query,
+            kind,
+            plan,
+            stats,
+        )
+        self.shown: list[tuple[float, int]] = []
+        self.ready = threading.Event()
+
+    def count(self, shown) -> int | None:
+        bodies = [e.html.body for e in shown.of("html")] + [e.markdown.body for e in shown.of("markdown")]
+        found = [int(m.group(1)) for body in bodies for m in [COUNT[self.kind].search(body)] if m]
+        return found[0] if found else None
+
+    def run(self) -> None:
+        try:
+            with Session(self.url, self.page, timeout=300) as screen:
+                screen.run(self.query)
+                self.stats["projector_session"] = screen.session_id
+                self.ready.set()
+                due: dict[str, float] = {}  # each fragment's next automatic rerun, as the browser keeps them
+                while time.time() < self.plan["stop"]:
+                    if self.plan.get("ask") and "asked" not in self.plan:
+                        self._ask(screen)
+                    for fragment, interval in screen.fragments.items():
+                        due.setdefault(fragment, time.time() + interval)
+                    fragment = min(due, key=due.get, default="")
+                    time.sleep(
+                        max(0.0, min(due.get(fragment, time.time() + 1), self.plan["stop"]) - time.time())
+                    )
+                    if fragment and time.time() < self.plan["stop"]:
+                        due[fragment] = time.time() + screen.fragments[fragment]
+                        self._show(screen.run(fragment=fragment, auto=True))
+        except Exception as error:  # noqa: BLE001
+            self.stats["errors"].append(f"projector: {type(error).__name__}: {error}"[:300])
+            self.ready.set()
+
+    def _ask(self, screen: Session) -> None:
+        """The teacher's click: "Ask the class" beside the k-NN page's first "Try this" step (in its
+        expander, opened first), or "Everyone draws a 7"; the page then shows the live round."""
+        screen.run()  # the whole page (the element ids; a fragment's run names only its own)
+        if self.kind == "choose":
+            screen.set_raw("try_this", bool_value=True)
+            screen.run()
+        button = ASK[self.kind]
+        screen.set_raw(button, trigger_value=True)
+        self.plan["asked"] = time.time()
+        self._show(screen.run())
+        screen.states.pop(screen.ids.get(button, ""), None)
+
+    def _show(self, shown) -> None:
+        counted = self.count(shown)
+        if counted is not None:
+            self.shown.append((time.time(), counted))
+
+
+def cpu_seconds(pid: int) -> float:
+    """The process's CPU time so far (user + system, from /proc), in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def one_class(urls: list[str], store: room_store.RoomStore, phones: int, args, pids: list[int]) -> dict:
+    """Open a room, a projector on ``urls[0]``, ``phones`` phones spread over ``urls``; ask, let
+    every phone answer, wait for the projector's count; the figures."""
+    code, key = store.open_room()
+    plan = {
+        "stop": time.time() + 3600,
+        "delays": [random.Random(i).uniform(0.5, args.answer_seconds - 0.5) for i in range(phones)],
+        "drawings": drawings() if args.kind == "draw" else [],
+    }
+    stats = {"errors": [], "client": {}, "joined": set()}
+    query = urlencode({class_panel.CODE_PARAM: code, class_panel.KEY_PARAM: key})  # the teacher's link
+    projector = Projector(urls[0], PROJECTOR_PAGE[args.kind], query, args.kind, plan, stats)
+    samplers = [Sampler(pid) for pid in pids]
+    for sampler in samplers:
+        sampler.start()
+    projector.start()
+    projector.ready.wait(timeout=300)
+    # The window starts once the projector shows the page: its first run (the page, the model's
+    # fit) is the teacher's, before the class, and reported apart.
+    started, cpu_before = time.time(), [cpu_seconds(pid) for pid in pids]
+    crowd = [
+        Phone(i, urls[i % len(urls)], code, args.kind, started + args.join_seconds * i / phones, plan, stats)
+        for i in range(phones)
+    ]
+    for phone in crowd:
+        phone.start()
+    deadline = started + args.join_seconds + 60
+    while len(stats["joined"]) < phones and time.time() < deadline and any(p.is_alive() for p in crowd):
+        time.sleep(0.2)
+    plan["ask"] = True  # the projector's teacher presses the button
+    deadline = time.time() + 120
+    while "asked" not in plan and time.time() < deadline and projector.is_alive():
+        time.sleep(0.05)
+    asked = plan.setdefault("asked", time.time())
+    while store.current(code) is None and time.time() < deadline:
+        time.sleep(0.05)
+    if store.current(code) is None:
+        raise RuntimeError(f"the projector's teacher could not ask the class: {stats['errors'][:3]}")
+    question = store.current(code).question
+    number = store.current(code).number
+    deadline = asked + args.answer_seconds + 60
+    while time.time() < deadline and any(p.answered_at is None and p.is_alive() for p in crowd):
+        time.sleep(0.1)
+    final = store.answered(code, number)
+    last = max((p.answered_at for p in crowd if p.answered_at is not None), default=asked)
+    wait_until = time.time() + 10
+    while time.time() < wait_until and not any(n == final and t >= last for t, n in projector.shown):
+        time.sleep(0.1)
+    shown_at = min((t for t, n in projector.shown if n == final and t >= last), default=None)
+    plan["stop"] = time.time()
+    # The server's own CPU (all its threads: the scripts, Tornado, the protobuf) per second of the
+    # class: one core is what a server's Python can use (the GIL), whatever the machine's load.
+    cpu_used = [
+        round((cpu_seconds(pid) - before) / (plan["stop"] - started), 2)
+        for pid, before in zip(pids, cpu_before, strict=True)
+    ]
+    for thread in [projector, *crowd]:
+        thread.join(timeout=30)
+    for sampler in samplers:
+        sampler.stopped.set()
+    sent = [p.choice for p in crowd if p.choice is not None]
+    if args.kind == "choose":  # each phone's last choice, counted once: the tallies match
+        tally = [sent.count(i) for i in range(len(question.choices))]
+        exactly_once = list(store.counts(code, number)) == tally and final == len(sent)
+    else:
+        exactly_once = final == len(sent) == len(store.drawings(code, number))
+    answered = [p.answered_at - asked for p in crowd if p.answered_at is not None]
+    tapped = [p.sent_at - asked for p in crowd if p.sent_at is not None]
+    return {
+        "code": code,
+        "run_log_from": started,
+        "run_log_to": time.time(),
+        "phones": phones,
+        "joined": len(stats["joined"]),
+        "answers_sent": len(sent),
+        "answers_stored": final,
+        "answers_sent_within_s": round(max(tapped, default=float("nan")), 2),
+        "answers_back_within_s": round(max(answered, default=float("nan")), 2),
+        "every_answer_counted_once": exactly_once,
+        "projector_session": stats.get("projector_session", ""),
+        "projector_final_count": projector.shown[-1][1] if projector.shown else None,
+        "count_latency_s": None if shown_at is None else round(shown_at - last, 2),
+        "rss_peak_mb": [round(s.peak, 1) for s in samplers],
+        "server_cpu_cores_used": cpu_used,
+        "errors": len(stats["errors"]),
+        "error_samples": stats["errors"][:5],
+        "client_s": {
+            what: {"n": len(v), "p50": round(percentile(v, 50), 3), "p95": round(percentile(v, 95), 3)}
+            for what, v in stats["client"].items()
+        },
+    }
+
+
+def server_times(run_logs: list[Path], since: float, until: float, projector: str) -> dict:
+    runs = [json.loads(line) for log in run_logs for line in log.read_text().splitlines() if line.strip()]
+    during = [r for r in runs if since <= r["t"] <= until]
+    seconds, cpu = [r["s"] for r in during], [r["cpu"] for r in during]
+    by_page: dict[str, list[float]] = {}  # the projector's runs, the phones' whole runs, their fragments
+    for r in during:
+        who = (
+            "projector"
+            if r["session"] == projector
+            else "phones' fragment"
+            if r["page"] == "?"
+            else "phones' join"
+        )
+        by_page.setdefault(who, []).append(r["s"])
+    rounded = lambda v: None if v is None else round(v, 3)  # noqa: E731
+    return {
+        "server_runs": len(seconds),
+        "server_p50_s": rounded(percentile(seconds, 50)),
+        "server_p95_s": rounded(percentile(seconds, 95)),
+        "server_max_s": rounded(max(seconds, default=None)),
+        "server_cpu_p95_s": rounded(percentile(cpu, 95)),
+        "server_by": {p: {"runs": len(v), "p95": rounded(percentile(v, 95))} for p, v in by_page.items()},
+    }
+
+
+def servers(n: int, env: dict[str, str]) -> tuple[list, list[str], list[Path]]:
+    """``n`` timed servers (tests/load/timed_server.py) with ``env`` set."""
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    started = []
+    try:
+        for _ in range(n):
+            run_log = Path(tempfile.mkstemp(prefix="classic-class-runs-", suffix=".jsonl")[1])
+            process, url, log = start_server(run_log)
+            started.append((process, url, log, run_log))
+    finally:
+        for k, v in saved.items():
+            os.environ.pop(k, None) if v is None else os.environ.__setitem__(k, v)
+    return started
+
+
+def stop(started) -> str:
+    tail = ""
+    for process, _, log, run_log in started:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except Exception:  # noqa: BLE001
+            process.kill()
+        text = log.read_text(errors="replace")
+        if "Traceback" in text:
+            tail += text[text.find("Traceback") :][:1500]
+        log.unlink(missing_ok=True)
+        run_log.unlink(missing_ok=True)
+    return tail
+
+
+def measure(label: str, n_servers: int, phones: int, args, redis_url: str | None = None) -> dict:
+    folder = tempfile.mkdtemp(prefix="classic-class-load-")
+    env = {"CLASSIC_WARM_START": "0", "CLASSIC_CLASS_DIR": folder, "CLASSIC_CLASS_STORE": redis_url or ""}
+    started = servers(n_servers, env)
+    store = room_store.open_store(url=redis_url or "", directory=folder)
+    try:
+        time.sleep(2)
+        fresh = [round(rss_mb(p.pid), 1) for p, *_ in started]
+        figures = one_class([u for _, u, *_ in started], store, phones, args, [p.pid for p, *_ in started])
+        figures.update(
+            server_times(
+                [r for *_, r in started],
+                figures.pop("run_log_from"),
+                figures.pop("run_log_to"),
+                figures.pop("projector_session"),
+            )
+        )
+    finally:
+        store.close()
+        log_tail = stop(started)
+    figures = {"config": label, "servers": n_servers, "kind": args.kind, "rss_fresh_mb": fresh, **figures}
+    figures["server_log_traceback"] = log_tail
+    figures["load_average_1_5_min"] = [round(v, 1) for v in os.getloadavg()[:2]]
+    figures["goals"] = goals(figures)
+    print(json.dumps(figures, indent=1), flush=True)
+    return figures
+
+
+def goals(f: dict) -> dict:
+    return {
+        "every answer counted exactly once": f["every_answer_counted_once"]
+        and f["answers_stored"] == f["phones"],
+        f"all answered within {GOALS['answer_window_s']:.0f} s": f["answers_sent_within_s"]
+        <= GOALS["answer_window_s"],
+        f"projector's count within {GOALS['count_latency_s']:.0f} s of the last answer": f["count_latency_s"]
+        is not None
+        and f["count_latency_s"] <= GOALS["count_latency_s"],
+        f"server p95 <= {GOALS['p95_s']:.0f} s (wall)": (f["server_p95_s"] or 0) <= GOALS["p95_s"],
+        # The server's own work: on this shared machine (load average in the figures) a run's wall
+        # time is mostly waiting for a core that other work holds.
+        f"server p95 <= {GOALS['p95_s']:.0f} s (CPU)": (f["server_cpu_p95_s"] or 0) <= GOALS["p95_s"],
+        f"RSS <= {GOALS['rss_mb']} MB": max(f["rss_peak_mb"]) <= GOALS["rss_mb"],
+        "0 errors": f["errors"] == 0 and not f["server_log_traceback"],
+    }
+
+
+def phones_before(steps: str, phones: int) -> int | None:
+    """The step before ``phones`` (None before the first): a capacity counts only unbroken steps."""
+    order = [int(v) for v in steps.split(",")]
+    return order[order.index(phones) - 1] if order.index(phones) else None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--phones", type=int, default=60)
+    parser.add_argument("--kind", choices=("choose", "draw"), default="choose")
+    parser.add_argument("--configs", default="one,two,capacity")
+    parser.add_argument("--steps", default="60,120,200,300,400")
+    parser.add_argument("--join-seconds", type=float, default=10.0, help="the phones join within this")
+    parser.add_argument("--answer-seconds", type=float, default=10.0, help="and answer within this")
+    args = parser.parse_args(argv)
+    configs = args.configs.split(",")
+    results = []
+    if "one" in configs:
+        results.append(measure("one server, SQLite", 1, args.phones, args))
+    if "two" in configs:
+        with redis_server() as url:
+            results.append(measure("two servers, one Redis", 2, args.phones, args, redis_url=url))
+    capacity = {"wall": None, "cpu": None}  # the most phones with every goal met (p95 by wall / CPU)
+    if "capacity" in configs:
+        for phones in map(int, args.steps.split(",")):
+            figures = measure(f"capacity, {phones} phones", 1, phones, args)
+            results.append(figures)
+            met = figures["goals"]
+            for basis, other in (("wall", "CPU"), ("cpu", "wall")):
+                if all(v for name, v in met.items() if f"({other})" not in name) and capacity[
+                    basis
+                ] == phones_before(args.steps, phones):
+                    capacity[basis] = phones
+            if (
+                figures["errors"]
+                or not figures["every_answer_counted_once"]
+                or max(figures["server_cpu_cores_used"]) > 0.95
+            ):
+                break  # the server is saturated (its Python has one core): more phones only queue
+    summary = {
+        "goals": GOALS,
+        "runs": [
+            {
+                k: r[k]
+                for k in (
+                    "config",
+                    "phones",
+                    "joined",
+                    "answers_stored",
+                    "every_answer_counted_once",
+                    "server_p50_s",
+                    "server_p95_s",
+                    "rss_peak_mb",
+                    "count_latency_s",
+                    "answers_sent_within_s",
+                    "answers_back_within_s",
+                    "server_cpu_cores_used",
+                    "errors",
+                    "load_average_1_5_min",
+                )
+            }  # fmt: skip
+            | {"met": all(r["goals"].values())}
+            for r in results
+        ],
+        "phones_one_server_holds_with_every_goal_met": {
+            "p95 by wall time": capacity["wall"],
+            "p95 by the server's CPU time": capacity["cpu"],
+        },
+    }
+    out = ROOT / "tests" / "artifacts" / "load_class.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"summary": summary, "runs": results}, indent=1))
+    print(json.dumps(summary, indent=1))
+    return (
+        0 if all(all(r["goals"].values()) for r in results if not r["config"].startswith("capacity")) else 1
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())
