@@ -2,16 +2,21 @@
 
 Browser tests drive Debian's Chromium through Playwright. Without Chromium or Playwright they
 are skipped, unless ``REQUIRE_BROWSER=1`` (as in CI), where a missing browser is a failure.
-Each browser test module gets a fresh Streamlit server (fixture ``server``), so the module's
-first request is also the server's first: a deep link as the very first request is tested for
-every page.
+One Chromium per test process (fixture ``browser``; under pytest-xdist, one per worker): a test
+that needs a fresh profile opens ``new_context(browser)``, which shares nothing with the others
+but the browser's process. Each browser test module gets a fresh Streamlit server (fixture
+``server``) on a free port, so the module's first request is also the server's first: a deep
+link as the very first request is tested for every page.
+
+The pages come from app.py's navigation (``app_pages``): a page added there is tested without
+editing a list in the tests.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -21,6 +26,7 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -63,6 +69,23 @@ def _uci_folder() -> tuple[Path | None, str]:
     return None, f"UCI data not found ({names} in none of {[str(d) for d in folders]}): {fix}"
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items) -> None:
+    """For pytest-xdist's ``--dist loadgroup`` (pyproject.toml; CI runs ``-n 2``): a module whose
+    tests share a module-scoped fixture (a server, a browser context, a page that the next test
+    goes on with) runs whole on one worker, in its order; every other test, and those of a module
+    that sets ``XDIST_SPREAD = True`` (independent tests each worker can run on its own copy of
+    the module's fixtures: the walk), goes to whichever worker is free."""
+    for item in items:
+        module = getattr(item, "module", None)
+        if module is None or getattr(module, "XDIST_SPREAD", False):
+            continue
+        info = getattr(item, "_fixtureinfo", None)
+        defs = info.name2fixturedefs.values() if info else ()
+        if any(d.scope in ("module", "class", "package") for group in defs for d in group):
+            item.add_marker(pytest.mark.xdist_group(module.__name__))
+
+
 @pytest.fixture(scope="session")
 def data_home() -> Path:
     """The folder holding the UCI files; every test that needs them takes this fixture.
@@ -76,6 +99,26 @@ def data_home() -> Path:
             pytest.fail(f"REQUIRE_DATA=1 but {why}")
         pytest.skip(why)
     return folder
+
+
+class AppPage(NamedTuple):
+    file: str  # "knn" for pages/knn.py
+    path: str  # the URL path: "" for the default page
+    title: str  # the navigation menu's label
+    hidden: bool  # not in the menu (the phones' /join)
+
+
+def app_pages(menu_only: bool = False) -> list[AppPage]:
+    """Every page of app.py's navigation (``st.Page(...)`` calls), in order; ``menu_only``: those
+    the menu shows (not ``visibility="hidden"``)."""
+    pages = []
+    for node in ast.walk(ast.parse((ROOT / "app.py").read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "Page":
+            words = {word.arg: ast.literal_eval(word.value) for word in node.keywords}
+            file = Path(ast.literal_eval(node.args[0])).stem
+            path = "" if words.get("default") else words.get("url_path", file)
+            pages.append(AppPage(file, path, words.get("title", file), words.get("visibility") == "hidden"))
+    return [page for page in pages if not (menu_only and page.hidden)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -133,12 +176,31 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(timeout: float = 60, warm: bool = False) -> tuple[subprocess.Popen, str]:
+def start_server(
+    timeout: float = 60, warm: bool = False, env: dict | None = None
+) -> tuple[subprocess.Popen, str]:
     """Start ``streamlit run app.py`` on a free port; return the process and its base URL.
 
     ``warm``: the server's warm start (pages/_ui/shared.py), as deployed; off by default, since
     every browser test module starts its own server and the warm start costs each one seconds.
+    ``env``: environment variables for the server on top of this process's (None: unset).
+    A port another process took between the check and the server's bind (test processes
+    running side by side) is retried on another port.
     """
+    for attempt in range(3):
+        try:
+            return _start_server_once(timeout, warm, env or {})
+        except _PortTaken:
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+class _PortTaken(RuntimeError):
+    pass
+
+
+def _start_server_once(timeout: float, warm: bool, extra: dict) -> tuple[subprocess.Popen, str]:
     port = _free_port()
     command = [
         sys.executable,
@@ -153,20 +215,25 @@ def start_server(timeout: float = 60, warm: bool = False) -> tuple[subprocess.Po
         "--server.fileWatcherType=none",
     ]
     log = tempfile.NamedTemporaryFile(prefix="streamlit-", suffix=".log", delete=False)
-    env = {**os.environ, "CLASSIC_WARM_START": "1" if warm else "0"}
+    env = {**os.environ, "CLASSIC_WARM_START": "1" if warm else "0", **extra}
+    env = {key: value for key, value in env.items() if value is not None}
     process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
     process.log_path = log.name  # read on failure, removed by stop_server
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"streamlit exited: {Path(log.name).read_text()[-2000:]}")
+            text = Path(log.name).read_text()
+            Path(log.name).unlink(missing_ok=True)
+            if "already in use" in text:
+                raise _PortTaken(f"port {port} taken")
+            raise RuntimeError(f"streamlit exited: {text[-2000:]}")
         try:
             with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
                 if response.status == 200:
                     return process, url
         except OSError:
-            time.sleep(0.3)
+            time.sleep(0.2)
     stop_server(process)
     raise RuntimeError(f"streamlit did not start within {timeout} s")
 
@@ -190,26 +257,29 @@ def stop_server(process: subprocess.Popen) -> None:
     Path(process.log_path).unlink(missing_ok=True)
 
 
-@contextmanager
-def chromium_context() -> Iterator:
-    """Debian's Chromium through Playwright, on a fresh temporary profile."""
+@pytest.fixture(scope="session")
+def browser() -> Iterator:
+    """Debian's Chromium through Playwright, one for the whole test process (Playwright's sync
+    API runs one instance a thread): every context, page and fresh profile comes from it."""
+    require_browser()
     from playwright.sync_api import sync_playwright
 
-    profile = tempfile.mkdtemp(prefix="classic-chromium-")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
+        yield chromium
+        chromium.close()
+
+
+@contextmanager
+def new_context(browser, **options) -> Iterator:
+    """A fresh browser context (a new profile: no cookies, no storage, no cache), 1400×1000 unless
+    ``options`` say otherwise (Playwright's ``new_context`` options); closed at the end."""
+    context = browser.new_context(**{"viewport": {"width": 1400, "height": 1000}, **options})
+    context.set_default_timeout(30_000)
     try:
-        with sync_playwright() as playwright:
-            context = playwright.chromium.launch_persistent_context(
-                profile,
-                executable_path=CHROMIUM,
-                headless=True,
-                args=CHROMIUM_FLAGS,
-                viewport={"width": 1400, "height": 1000},
-            )
-            context.set_default_timeout(30_000)
-            yield context
-            context.close()
+        yield context
     finally:
-        shutil.rmtree(profile, ignore_errors=True)
+        context.close()
 
 
 @pytest.fixture(scope="module")
@@ -222,9 +292,9 @@ def server() -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def browser_context(server: str) -> Iterator:
-    """A Chromium context on a fresh temporary profile (one per test module)."""
-    with chromium_context() as context:
+def browser_context(browser, server: str) -> Iterator:
+    """A fresh browser context for this test module (its tabs share cookies and storage)."""
+    with new_context(browser) as context:
         yield context
 
 
@@ -234,6 +304,15 @@ def browser_page(browser_context):
     page = browser_context.new_page()
     yield page
     page.close()
+
+
+def player(page, root: str, index: int = 0):
+    """The ``index``-th browser player whose root element matches ``root`` (".pc", ".knn",
+    ".tree-player"), once it has drawn (it sets ``data-drawn``); its controls are found in it
+    and its state read from its attributes. Playwright's CSS locators reach into the players'
+    shadow roots."""
+    page.locator(f"{root}[data-drawn]").nth(index).wait_for()
+    return page.locator(root).nth(index)
 
 
 def wait_for_app(page, timeout: float = 60_000) -> None:

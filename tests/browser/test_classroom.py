@@ -11,34 +11,18 @@ no critical or serious violation.
 
 from __future__ import annotations
 
-import ast
 import json
 import re
-from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
-from conftest import ROOT, SCREENSHOTS, assert_no_exception_box, screenshot, wait_for_app
+from conftest import SCREENSHOTS, app_pages, assert_no_exception_box, screenshot, wait_for_app
 
 pytestmark = pytest.mark.browser
 
 
-def app_pages() -> list[str]:
-    """Each page's address in ``app.py``'s navigation menu ("" for the default page), in order.
-
-    A page hidden from the menu (the phones' /join) is not one a teacher projects.
-    """
-    pages = []
-    for node in ast.walk(ast.parse(Path(ROOT / "app.py").read_text())):
-        if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "Page":
-            words = {word.arg: ast.literal_eval(word.value) for word in node.keywords}
-            if words.get("visibility") == "hidden":
-                continue
-            pages.append("" if words.get("default") else words.get("url_path", Path(node.args[0].value).stem))
-    return pages
-
-
-PAGES = app_pages()
+# A page hidden from the menu (the phones' /join) is not one a teacher projects.
+PAGES = [page.path for page in app_pages(menu_only=True)]
 WIDTH, HEIGHT = 1280, 720
 MIN_FONT = 18
 # What counts as a lesson's main figure: a player, a chart, an image or a drawn tree.

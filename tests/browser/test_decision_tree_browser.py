@@ -8,7 +8,7 @@ import json
 from urllib.parse import urlencode, urlsplit
 
 import pytest
-from conftest import assert_no_exception_box, chromium_context, screenshot, wait_for_app
+from conftest import assert_no_exception_box, new_context, player, screenshot, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -16,12 +16,6 @@ PLAYER = (
     ".tree-player"  # the player's root (Playwright's CSS locators reach into the component's shadow root)
 )
 HOSTILE = "![x](http://example.invalid/a.png)"
-
-
-def player(page, index: int = 0):
-    """The step player's root, once it has drawn (controls are found in it, its state read from it)."""
-    page.locator(f"{PLAYER}[data-drawn]").nth(index).wait_for()
-    return page.locator(PLAYER).nth(index)
 
 
 def shown(root) -> int:
@@ -43,15 +37,11 @@ def open_link(page, server: str, params: dict) -> None:
     assert_no_exception_box(page)
 
 
-# The first test opens its own browsers (chromium_context), so it runs before any test that uses the
-# module's shared browser: Playwright's sync API allows one running instance at a time.
-
-
-def test_the_step_is_in_the_link_and_a_fresh_browser_opens_on_it(server):
-    with chromium_context() as first:
+def test_the_step_is_in_the_link_and_a_fresh_browser_opens_on_it(server, browser):
+    with new_context(browser) as first:
         page = first.new_page()
         open_link(page, server, {"tree_data": "Play Tennis"})
-        root = player(page)
+        root = player(page, PLAYER)
         assert shown(root) == 3 and link_step(page) is None  # the whole tree, the default
         assert page.get_by_test_id("stSlider").filter(has_text="Splits shown").count() == 0  # one control
         root.get_by_role("button", name="Start").click()
@@ -63,11 +53,11 @@ def test_the_step_is_in_the_link_and_a_fresh_browser_opens_on_it(server):
         wait_for_app(page)
         assert shown(root) == 2
         link = page.url
-    with chromium_context() as fresh:  # a new profile: nothing shared but the link
+    with new_context(browser) as fresh:  # a new profile: nothing shared but the link
         other = fresh.new_page()
         other.goto(link)
         wait_for_app(other)
-        root = player(other)
+        root = player(other, PLAYER)
         assert shown(root) == 2 and data(root)["start"] == 2
         assert root.locator("#status").inner_text().startswith("Split 2 of 3")
         other.get_by_text("Split 2 worked by hand").wait_for()
@@ -79,7 +69,7 @@ def test_the_player_grows_the_tree_split_by_split_and_plays_without_a_rerun_per_
     sent: list[int] = []
     page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(len(payload))))
     open_link(page, server, {"tree_data": "Play Tennis", "tree_step": 0})
-    root = player(page)
+    root = player(page, PLAYER)
     assert shown(root) == 0 and len(data(root)["steps"]) == 3
     root.locator("#status").click()
     page.keyboard.press("ArrowRight")
@@ -122,13 +112,13 @@ def test_a_pruned_tree_with_a_minimum_gain_comes_back_from_its_link(server, brow
     page.goto(page.url.replace("tree_prune", "tree_min_gain=0.05&tree_prune"))
     wait_for_app(page)
     link = page.url
-    nodes = json.dumps(data(player(page))["nodes"])
+    nodes = json.dumps(data(player(page, PLAYER))["nodes"])
     assert "tree_min_gain=0.05" in link and "tree_prune=true" in link
     other = page.context.new_page()  # a new tab is a new Streamlit session: only the link carries the view
     try:
         other.goto(link)
         wait_for_app(other)
-        assert json.dumps(data(player(other))["nodes"]) == nodes
+        assert json.dumps(data(player(other, PLAYER))["nodes"]) == nodes
         assert len(json.loads(nodes)) < 61  # pruned, not the full 61-node tree
     finally:
         other.close()
@@ -138,7 +128,7 @@ def test_presentation_mode_fits_the_tree_and_controls_in_1280x720(server, browse
     page = browser_page
     page.set_viewport_size({"width": 1280, "height": 720})
     open_link(page, server, {"present": "true", "tree_data": "1984 congressional votes", "tree_step": 10})
-    root = player(page)
+    root = player(page, PLAYER)
     tree = root.locator("#stage").bounding_box()  # in the page's viewport coordinates
     play = root.locator("#play").bounding_box()
     assert tree["y"] + tree["height"] <= 720 and play["y"] + play["height"] <= 720
@@ -193,7 +183,7 @@ def test_the_player_opens_on_the_whole_tree_with_its_root_in_view(server, browse
     page = browser_page
     page.set_viewport_size({"width": size[0], "height": size[1]})
     open_link(page, server, params)
-    root = player(page)
+    root = player(page, PLAYER)
     assert root_box_is_in_view(root)
     sizes = root.evaluate(
         "(root) => [...root.querySelectorAll('#view text')].map(t => t.getBoundingClientRect().height)"
@@ -213,7 +203,7 @@ def test_2d_regions_click_a_point_to_follow_its_path(server, browser_page):
     page = browser_page
     open_link(page, server, {"tree_data": "XOR (2-D points)", "tree_tab": "Regions"})
     page.locator('[data-testid="stVegaLiteChart"]').first.wait_for()
-    first_path = data(player(page))["path"]
+    first_path = data(player(page, PLAYER))["path"]
     points = page.locator('[data-testid="stVegaLiteChart"] .mark-symbol path')
     points.nth(0).wait_for()
     for i in range(1, 40):  # the first point, in row order, whose path differs from row 1's
@@ -221,7 +211,7 @@ def test_2d_regions_click_a_point_to_follow_its_path(server, browser_page):
         page.wait_for_function("() => new URLSearchParams(location.search).get('tree_row') !== null")
         wait_for_app(page)
         row = int(page.evaluate("new URLSearchParams(location.search).get('tree_row')"))
-        if data(player(page))["path"] != first_path:
+        if data(player(page, PLAYER))["path"] != first_path:
             break
     assert row > 1 and f"Row {row} " in page.locator('[data-testid="stCaptionContainer"]').first.inner_text()
     assert_no_exception_box(page)
@@ -300,7 +290,7 @@ def test_an_upload_full_of_markup_makes_no_request_outside_the_app(server, brows
         page.locator('input[type="file"]').set_input_files(
             files=[{"name": f"{HOSTILE}.csv", "mimeType": "text/csv", "buffer": csv.encode()}]
         )
-        assert HOSTILE in player(page).locator("#tree").text_content()  # shown as text
+        assert HOSTILE in player(page, PLAYER).locator("#tree").text_content()  # shown as text
         for tab in ("Data & rules", "Evaluation", "Regions", "Tree"):
             page.get_by_role("tab", name=tab, exact=True).click()
             wait_for_app(page)
@@ -357,7 +347,7 @@ def test_2d_regions_take_their_column_with_the_legend_above_the_fold(server, bro
     assert column["x"] <= legend["x"] and legend["x"] + legend["width"] <= column["x"] + column["width"] + 1
     assert drawn["width"] >= 0.9 * column["width"]  # the figure takes the free width
     assert chart.locator(".role-legend").first.text_content().count("class") == 2
-    table = player(page).locator("#tables")
+    table = player(page, PLAYER).locator("#tables")
     assert not table.is_visible()  # beside the regions the player shows the tree, not its score tables
     assert_no_exception_box(page)
     page.screenshot(path=str(screenshot(page, f"decision-tree-regions-legend-{size[0]}")), full_page=False)

@@ -9,7 +9,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from conftest import CHROMIUM, CHROMIUM_FLAGS, SCREENSHOTS, assert_no_exception_box, screenshot, wait_for_app
+from conftest import SCREENSHOTS, assert_no_exception_box, screenshot, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -74,18 +74,6 @@ def wait_for_link(page, changed_from: str | None, timeout: float = 20) -> str | 
     while linked_grid(page) == changed_from and time.monotonic() < deadline:
         page.wait_for_timeout(50)
     return linked_grid(page)
-
-
-@pytest.fixture
-def browser(server):
-    """A browser of this test's own, for fresh contexts (before the module's shared context
-    starts: Playwright's sync API runs one instance at a time)."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
-        yield chromium
-        chromium.close()
 
 
 def test_a_drawing_travels_in_the_link_to_a_fresh_browser(server, browser):

@@ -10,9 +10,8 @@ from collections.abc import Iterator
 
 import pytest
 from conftest import (
-    CHROMIUM,
-    CHROMIUM_FLAGS,
     assert_no_exception_box,
+    new_context,
     require_browser,
     screenshot,
     start_server,
@@ -60,17 +59,11 @@ def phone_server(class_dir) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def phone(phone_server) -> Iterator:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
-        context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2)
-        context.set_default_timeout(30_000)
-        page = context.new_page()
-        yield page
-        context.close()
-        browser.close()
+def phone(browser, phone_server) -> Iterator:
+    with new_context(
+        browser, viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2
+    ) as context:
+        yield context.new_page()
 
 
 @pytest.fixture

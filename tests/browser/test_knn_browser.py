@@ -4,7 +4,7 @@ a link restores the view, and presentation mode fits a 1280×720 projector."""
 import time
 
 import pytest
-from conftest import assert_no_exception_box, evaluate_with_timeout, screenshot, wait_for_app
+from conftest import assert_no_exception_box, evaluate_with_timeout, player, screenshot, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -14,10 +14,7 @@ PLAYER = ".knn"  # the player's root (Playwright's CSS locators reach into the c
 def open_knn(page, server: str, query: str = "") -> None:
     page.goto(f"{server}/knn{query}")
     wait_for_app(page)
-    page.locator(PLAYER).wait_for()
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('*')].some(e => e.shadowRoot && e.shadowRoot.querySelector('.knn[data-drawn]'))"
-    )
+    player(page, PLAYER)
     assert_no_exception_box(page)
 
 

@@ -13,7 +13,8 @@ import pytest
 from conftest import (
     SCREENSHOTS,
     assert_no_exception_box,
-    chromium_context,
+    new_context,
+    player,
     screenshot,
     wait_for_app,
 )
@@ -21,12 +22,6 @@ from conftest import (
 pytestmark = pytest.mark.browser
 
 PLAYER = ".pc"  # the player's root (Playwright's CSS locators reach into the component's shadow root)
-
-
-def player(page):
-    """The player's root, once it has drawn (controls are found in it, its state read from it)."""
-    page.locator(f"{PLAYER}[data-drawn]").wait_for()
-    return page.locator(PLAYER)
 
 
 def shown(root) -> int:
@@ -47,12 +42,8 @@ def choose(page, label: str, option: str) -> None:
     page.get_by_role("option", name=option).click()
 
 
-# The tests below that open their own browsers (chromium_context) run before any test that uses
-# the module's shared browser: Playwright's sync API allows one running instance at a time.
-
-
-def test_a_link_reproduces_the_same_player_data_in_a_fresh_browser(server):
-    with chromium_context() as first:
+def test_a_link_reproduces_the_same_player_data_in_a_fresh_browser(server, browser):
+    with new_context(browser) as first:
         page = first.new_page()
         page.goto(f"{server}/perceptron")
         wait_for_app(page)
@@ -65,24 +56,24 @@ def test_a_link_reproduces_the_same_player_data_in_a_fresh_browser(server):
         seed.press("Enter")
         page.wait_for_function("() => location.search.includes('pc_seed=7')")
         wait_for_app(page)
-        here = data(player(page))
+        here = data(player(page, PLAYER))
         link = page.url
         assert all(key in link for key in ("pc_data=", "pc_seed=7", "pc_shuffle=true"))
-    with chromium_context() as fresh:  # a new profile: nothing shared but the link
+    with new_context(browser) as fresh:  # a new profile: nothing shared but the link
         other = fresh.new_page()
         other.goto(link)
         wait_for_app(other)
-        there = data(player(other))
+        there = data(player(other, PLAYER))
     assert json.loads(json.dumps(there)) == json.loads(json.dumps(here))
     assert len(here["points"]) == 40
 
 
-def test_the_frame_is_in_the_link_and_a_fresh_browser_opens_on_it(server):
-    with chromium_context() as first:
+def test_the_frame_is_in_the_link_and_a_fresh_browser_opens_on_it(server, browser):
+    with new_context(browser) as first:
         page = first.new_page()
         page.goto(f"{server}/perceptron")
         wait_for_app(page)
-        root = player(page)
+        root = player(page, PLAYER)
         assert shown(root) == 0 and link_frame(page) is None
         for _ in range(5):  # five quick steps: each reported, the echoes never move it back
             root.get_by_role("button", name="Step forward").click()
@@ -100,11 +91,11 @@ def test_the_frame_is_in_the_link_and_a_fresh_browser_opens_on_it(server):
         assert "Update 5 of 48" in root.locator("#status").inner_text()
         assert page.get_by_test_id("stAlertContentSuccess").count() == 0  # no verdict before the end
         link = page.url
-    with chromium_context() as fresh:  # a new profile: nothing shared but the link
+    with new_context(browser) as fresh:  # a new profile: nothing shared but the link
         other = fresh.new_page()
         other.goto(link)
         wait_for_app(other)
-        root = player(other)
+        root = player(other, PLAYER)
         assert shown(root) == 5 and data(root)["start"] == 5
         assert "Update 5 of 48" in root.locator("#status").inner_text()
         root.get_by_role("button", name="End").click()  # the end: the verdict shows beside it too
@@ -117,15 +108,15 @@ def font_size(locator) -> float:
     return locator.evaluate("(e) => parseFloat(getComputedStyle(e).fontSize)")
 
 
-def test_presentation_mode_at_720p_the_player_takes_the_width_and_shows_it_all(server):
+def test_presentation_mode_at_720p_the_player_takes_the_width_and_shows_it_all(server, browser):
     """At 1280×720 with ?present=1 the player spans the tab, its plot, controls, status, verdict
     and legend above the fold, the update count at 32 px, its text at 18 px, nothing sideways."""
-    with chromium_context() as context:
+    with new_context(browser) as context:
         page = context.new_page()
         page.set_viewport_size({"width": 1280, "height": 720})
         page.goto(f"{server}/perceptron?present=1&pc_frame=48")  # the end: the verdict shows too
         wait_for_app(page)
-        root = player(page)
+        root = player(page, PLAYER)
         page.wait_for_timeout(500)
         path = SCREENSHOTS / "perceptron-present-720p.png"
         page.screenshot(path=str(path))  # the viewport, as the projector shows it
@@ -165,7 +156,7 @@ def test_animation_plays_steps_and_saves_its_own_png(server, browser_page):
     )
     page.goto(f"{server}/perceptron")  # the first request of this fresh server
     wait_for_app(page)
-    root = player(page)
+    root = player(page, PLAYER)
     total = len(data(root)["updates"])
     assert total == 48 and shown(root) == 0
     assert page.get_by_test_id("stAlertContentSuccess").count() == 0  # the verdict waits for the end
@@ -237,7 +228,7 @@ def test_xor_stops_with_the_cycle_and_the_pocket_finds_three_of_four(server, bro
     choose(page, "Data", "XOR (the four corners)")
     page.wait_for_function("() => location.search.includes('pc_data=')")
     wait_for_app(page)
-    root = player(page)
+    root = player(page, PLAYER)
     page.get_by_text("once the player reaches update 6").wait_for()  # the XOR fit
     assert shown(root) == 0
     root.get_by_role("button", name="Play").click()
@@ -263,7 +254,7 @@ def test_clicks_place_points_of_the_chosen_class(server, browser_page):
     choose(page, "Data", "Your points (click to place)")
     page.get_by_text("Place your points").wait_for()
     wait_for_app(page)
-    before = len(data(player(page))["points"])
+    before = len(data(player(page, PLAYER))["points"])
     page.get_by_role("radio", name="class 1").click()
     wait_for_app(page)
     chart = page.locator('[data-testid="stVegaLiteChart"] svg').first
@@ -274,10 +265,10 @@ def test_clicks_place_points_of_the_chosen_class(server, browser_page):
         deadline = time.time() + 30
         while time.time() < deadline:
             page.wait_for_timeout(300)
-            if len(data(player(page))["points"]) > before:
+            if len(data(player(page, PLAYER))["points"]) > before:
                 break
         wait_for_app(page)
-        points = data(player(page))
+        points = data(player(page, PLAYER))
         assert len(points["points"]) == before + 1
         assert points["labels"][-1] == 1
         before += 1
@@ -351,7 +342,7 @@ def test_three_classes_a_region_each_and_two_vectors_move(server, browser_page):
     page.set_viewport_size({"width": 1440, "height": 900})
     page.goto(f"{server}/perceptron?pc_data=Three+clusters+%283+classes%29")
     wait_for_app(page)
-    root = player(page)
+    root = player(page, PLAYER)
     sent = data(root)
     assert sent["k"] == 3 and shown(root) == 0
     assert root.evaluate(SHADES_JS) == [0, 0, 0]  # every score 0: no region yet
@@ -372,7 +363,7 @@ def test_three_classes_a_region_each_and_two_vectors_move(server, browser_page):
     page.set_viewport_size({"width": 1280, "height": 720})
     page.goto(f"{server}/perceptron?present=1&pc_data=Three+clusters+%283+classes%29&pc_frame=3")
     wait_for_app(page)
-    root = player(page)
+    root = player(page, PLAYER)
     page.wait_for_timeout(500)
     page.screenshot(path=str(SCREENSHOTS / "perceptron-three-classes-present-720p.png"))
     for part in ("canvas", "#bar", "#head", "#why", "#legend"):

@@ -24,11 +24,12 @@ import time
 from urllib.parse import urlencode
 
 import pytest
-from conftest import CHROMIUM, CHROMIUM_FLAGS, open_page, wait_for_app
+from conftest import app_pages, open_page, wait_for_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-PAGES = ["perceptron", "knn", "decision-tree", "digits", "compare"]
+# The lesson pages of the menu (the home page binds nothing to the link; /join is a phone's).
+PAGES = [page.path for page in app_pages(menu_only=True) if page.path]
 # 20 settings a page as the issue asks take minutes a page here; CI runs 2 (URL_SETTINGS in .ci/run).
 SETTINGS = int(os.environ.get("URL_SETTINGS", "20"))
 SKIP_KEYS = ("present",)  # the presentation toggle is tested on its own (test_classroom)
@@ -176,16 +177,6 @@ def _snapshot(page, keys: list[str]) -> tuple[str, str]:
     )
     figures += [f"canvas {hashlib.sha256(url.encode()).hexdigest()[:16]}" for url in canvases]
     return json.dumps(widgets, sort_keys=True), "\n".join(figures)
-
-
-@pytest.fixture(scope="module")
-def browser(server):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
-        yield chromium
-        chromium.close()
 
 
 def _open(browser, url: str, keys: list[str]) -> tuple[str, tuple[str, str], str]:

@@ -25,18 +25,27 @@ that replays it), and saves tests/artifacts/screenshots/walk-<page>-<mode>-<seed
 
 from __future__ import annotations
 
-import ast
 import os
 import random
 import re
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pytest
-from conftest import ROOT, SCREENSHOTS, chromium_context, require_browser, start_server, stop_server
+from conftest import (
+    ROOT,
+    SCREENSHOTS,
+    app_pages,
+    evaluate_with_timeout,
+    new_context,
+    start_server,
+    stop_server,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
+# Each page and mode is a walk of its own: pytest-xdist spreads them over its workers, each with
+# its own server and browser context (conftest.py).
+XDIST_SPREAD = True
 
 SEEDS = [int(s) for s in os.environ.get("WALK_SEED", "1").split(",") if s.strip()]
 STEPS = int(os.environ.get("WALK_STEPS", "25"))
@@ -45,24 +54,10 @@ IDLE_MS = 90_000  # the longest a rerun may take on a loaded 2-core machine befo
 NOTE = "could not be used"
 
 
-def app_pages() -> list[str]:
-    """Every page's URL path, from app.py's ``st.Page(...)`` calls ("" for the default page)."""
-    tree = ast.parse((ROOT / "app.py").read_text(encoding="utf-8"))
-    paths = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "Page":
-            keywords = {k.arg: k.value for k in node.keywords}
-            if "default" in keywords and ast.literal_eval(keywords["default"]):
-                paths.append("")
-            elif "url_path" in keywords:
-                paths.append(ast.literal_eval(keywords["url_path"]))
-            else:
-                paths.append(Path(ast.literal_eval(node.args[0])).stem)
-    return paths
-
-
 PAGES = [
-    p for p in app_pages() if not os.environ.get("WALK_PAGES") or p in os.environ["WALK_PAGES"].split(",")
+    page.path
+    for page in app_pages()
+    if not os.environ.get("WALK_PAGES") or page.path in os.environ["WALK_PAGES"].split(",")
 ]
 
 # Where the walk acts: the page's own content and the sidebar's settings (not the page links).
@@ -119,13 +114,58 @@ WEIGHTS = {
     "forward": 1,
     "reload": 1,
 }
-# The exception box's text and the link note's text (or null), in one round trip.
-CHECK_JS = """(note) => {
-    const box = document.querySelector('[data-testid="stException"]');
-    const notes = [...document.querySelectorAll('[data-testid="stAlertContainer"]')]
+# Injected before the app's own scripts: notes when the page last sent Streamlit a message (a
+# rerun asked for: a widget, a player's report) and whether the server has answered since.
+WATCH_JS = """(() => {
+  const watch = (window.__walk = {sent: 0, lastSend: -1e9, answered: true, lastMessage: -1e9});
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    if (String(this.url).includes('/_stcore/stream')) {
+      if (!this.__walkHeard) {
+        this.__walkHeard = true;
+        this.addEventListener('message', () => { watch.answered = true; watch.lastMessage = performance.now(); });
+      }
+      watch.sent += 1; watch.lastSend = performance.now(); watch.answered = false;
+    }
+    return send.call(this, data);
+  };
+})();"""
+# Waits until the app is idle, then reads the exception box's text and the link note's text (or
+# null): idle is Streamlit's script not running, every message the page sent answered (a send
+# the server leaves unanswered counts as answered after ``unanswered`` ms) and no message from
+# the server for 40 ms. Polled in the page, so that an action that asks for no rerun costs a
+# few milliseconds, not a fixed sleep. Returns null after ``limit`` ms.
+IDLE_CHECK_JS = """async ([note, limit, unanswered]) => {
+  const started = performance.now(), sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  await sleep(10);  // the action's own handlers run first (a click's send is synchronous)
+  while (performance.now() - started < limit) {
+    const app = document.querySelector('[data-testid="stApp"]'), w = window.__walk, now = performance.now();
+    const waiting = w && !w.answered && now - w.lastSend < unanswered;
+    if (app && app.getAttribute('data-test-script-state') === 'notRunning' && !waiting
+        && (!w || now - w.lastMessage > 40)) {
+      const box = document.querySelector('[data-testid="stException"]');
+      const notes = [...document.querySelectorAll('[data-testid="stAlertContainer"]')]
         .filter((e) => e.innerText.includes(note));
-    return [box ? box.innerText.slice(0, 1500) : null, notes.length ? notes[0].innerText.slice(0, 500) : null];
+      return [box ? box.innerText.slice(0, 1500) : null, notes.length ? notes[0].innerText.slice(0, 500) : null];
+    }
+    await sleep(20);
+  }
+  return null;
 }"""
+# A visible element among ``elements`` (those a selector matches, shadow roots included) chosen
+# by ``share`` in [0, 1), scrolled into view; its box in the viewport, or null if none is shown.
+PICK_JS = """(elements, share) => {
+  const shown = elements.filter((e) => {
+    const r = e.getBoundingClientRect();
+    return r.width >= 2 && r.height >= 2 && e.checkVisibility({visibilityProperty: true});
+  });
+  if (!shown.length) return [elements.length, 0, -1, null];
+  const index = Math.min(Math.floor(share * shown.length), shown.length - 1);
+  shown[index].scrollIntoView({block: 'nearest', inline: 'nearest', behavior: 'instant'});
+  const r = shown[index].getBoundingClientRect();
+  return [elements.length, shown.length, index, {x: r.x, y: r.y, width: r.width, height: r.height}];
+}"""
+UNANSWERED_MS = 2000  # a message the server never answers (none known) holds the walk this long
 KEYS = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", " ", "Home", "End", "PageUp", "PageDown"]
 
 
@@ -142,32 +182,25 @@ class Walk:
     actions: list[str] = field(default_factory=list)
     js_errors: list[str] = field(default_factory=list)
     log_offset: int = 0
+    times: list[tuple[float, float]] = field(default_factory=list)
+    spent: dict[str, float] = field(default_factory=lambda: dict.fromkeys(("act", "idle and checks"), 0.0))
 
     # --- helpers -----------------------------------------------------------------------------
     def fraction(self) -> float:
         return round(self.rng.uniform(0.03, 0.97), 3)
 
     def pick(self, selector: str):
-        """A visible element matching ``selector`` chosen by the seed, scrolled into view, or None.
+        """A visible element matching ``selector`` chosen by the seed, scrolled into view: its box
+        and a label, or None. Elements hidden (another tab, a folded expander) are not candidates.
 
         One draw from the seed whatever the page shows, so that an element not drawn yet (timing)
         changes this action only, never the rest of the walk's choices.
         """
         share = self.rng.random()
-        found = self.page.locator(selector)
-        count = found.count()
-        if not count:
-            return None, " (none)"
-        index = min(int(share * count), count - 1)
-        element = found.nth(index)
-        try:
-            element.scroll_into_view_if_needed(timeout=3000)
-            box = element.bounding_box(timeout=3000)
-        except Exception:  # detached or hidden by the time it is reached: the action is skipped
-            return None, f"#{index} gone"
-        if not box or box["width"] < 2 or box["height"] < 2:
-            return None, f"#{index} hidden"
-        return box, f"#{index}/{count}"
+        found, shown, index, box = self.page.locator(selector).evaluate_all(PICK_JS, share)
+        if box is None:
+            return None, f" (none of {found} shown)"
+        return box, f"#{index}/{shown}"
 
     def at(self, box: dict, fx: float, fy: float) -> tuple[float, float]:
         return box["x"] + fx * box["width"], box["y"] + fy * box["height"]
@@ -239,11 +272,20 @@ class Walk:
         return f"{kind}{which}"
 
     # --- checks ------------------------------------------------------------------------------
-    def wait_idle(self) -> None:
-        page = self.page
-        page.wait_for_timeout(80)  # the app marks a rerun it asked for as running within this
-        page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=IDLE_MS)
-        page.wait_for_timeout(50)
+    def idle_check(self) -> tuple[str | None, str | None] | None:
+        """Wait until the app is idle, at most ``IDLE_MS``: the exception box's and the link note's
+        texts (or None each); None if the app was not idle in time."""
+        for attempt in range(3):
+            try:
+                found = evaluate_with_timeout(
+                    self.page, IDLE_CHECK_JS, [NOTE, IDLE_MS, UNANSWERED_MS], ms=IDLE_MS + 5000, what="idle"
+                )
+                break
+            except Exception as error:  # a navigation (back, reload) replaced the page mid-wait
+                if attempt == 2 or "context was destroyed" not in str(error):
+                    raise
+                self.page.wait_for_load_state("domcontentloaded")
+        return None if found is None else (found[0], found[1])
 
     def server_log(self) -> str:
         with open(self.log_path, encoding="utf-8", errors="replace") as log:
@@ -253,8 +295,12 @@ class Walk:
         return text
 
     def problems(self) -> list[str]:
+        """Waits until the app is idle, then what is wrong on the page, in the log or the console."""
         found = []
-        box, note = self.page.evaluate(CHECK_JS, NOTE)
+        checked = self.idle_check()
+        if checked is None:
+            found.append(f"the app was still busy after {IDLE_MS / 1000:.0f} s (a hang?)")
+        box, note = checked or (None, None)
         if box is not None:
             found.append(f"exception box: {box}")
         log = self.server_log()
@@ -273,6 +319,7 @@ def walk_once(context, base, log_path, path, mode, seed, steps, viewport) -> str
     page = context.new_page()
     page.set_viewport_size(viewport)
     page.set_default_timeout(10_000)
+    page.add_init_script(WATCH_JS)
     page.on("popup", lambda popup: popup.close())
     rng = random.Random(f"{seed}/{path}/{mode}")
     walk = Walk(page, base, log_path, rng)
@@ -284,16 +331,19 @@ def walk_once(context, base, log_path, path, mode, seed, steps, viewport) -> str
     step = 0
     try:
         page.goto(f"{base}/{path}{query}")
-        walk.wait_idle()
         problems = walk.problems()
         while step < steps and not problems:
             step += 1
+            t0 = time.monotonic()
             try:
                 walk.actions.append(walk.act())
             except Exception as error:  # an element that went away mid-action: not the app's fault
                 walk.actions.append(f"(action failed: {str(error).splitlines()[0][:120]})")
-            walk.wait_idle()
-            problems = walk.problems()
+            t1 = time.monotonic()
+            problems = walk.problems()  # waits until the app is idle first
+            walk.spent["act"] += t1 - t0
+            walk.spent["idle and checks"] += time.monotonic() - t1
+            walk.times.append((t1 - t0, time.monotonic() - t1))
         if problems:
             shot = SCREENSHOTS / f"walk-{path or 'home'}-{mode}-{seed}-{step}.png"
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -310,24 +360,27 @@ def walk_once(context, base, log_path, path, mode, seed, steps, viewport) -> str
             )
     finally:
         page.close()
-    summary = f"{label}: {steps} actions in {time.monotonic() - started:.0f} s"
+    spent = ", ".join(f"{part} {seconds:.1f} s" for part, seconds in walk.spent.items())
+    summary = f"{label}: {steps} actions in {time.monotonic() - started:.1f} s ({spent})"
     if os.environ.get("WALK_VERBOSE"):
-        summary += "".join(f"\n  {i}. {a}" for i, a in enumerate(walk.actions, 1))
+        summary += "".join(
+            f"\n  {i}. {a} ({act:.2f} s + {idle:.2f} s)"
+            for i, (a, (act, idle)) in enumerate(zip(walk.actions, walk.times, strict=False), 1)
+        )
     return summary
 
 
 @pytest.fixture(scope="module")
-def walk_server():
+def walk_server(browser):
     """A server of its own whose log the walk reads after every action."""
-    require_browser()
     process, url = start_server()
     yield url, process.log_path
     stop_server(process)
 
 
 @pytest.fixture(scope="module")
-def walk_context(walk_server):
-    with chromium_context() as context:
+def walk_context(browser, walk_server):
+    with new_context(browser) as context:
         yield context
 
 
@@ -352,4 +405,5 @@ def test_the_walk_covers_every_page_of_the_navigation():
     """The page list is app.py's: a page added there is walked without editing this file."""
     source = (ROOT / "app.py").read_text(encoding="utf-8")
     assert len(app_pages()) == len(re.findall(r"st\.Page\(", source))
-    assert "" in app_pages() and "knn" in app_pages()
+    paths = [page.path for page in app_pages()]
+    assert "" in paths and "knn" in paths and "join" in paths
