@@ -185,9 +185,11 @@ def sidebar(page_path: str) -> None:
             )
         else:
             room = attempt(teacher.store.room, teacher.code)
-            if room is None and _NOTE not in st.session_state:
-                st.session_state[_NOTE] = f"Class {teacher.code} has expired."
-            if room is None:
+            if room is None and st.session_state.get(_NOTE) == _UNREACHABLE:
+                # The store is down for a moment: keep the class (and its key) for when it is back.
+                st.markdown(f"**Class {teacher.code}**")
+            elif room is None:
+                st.session_state.setdefault(_NOTE, f"Class {teacher.code} has expired.")
                 _forget()
             elif room.ended:
                 st.markdown(f"**Class {room.code} has ended.**")
@@ -269,14 +271,17 @@ def _joined(code: str) -> None:
 # ---- "Try this" asked of the class ----------------------------------------------------------
 
 
-def ask_button(page: str, i: int, step: Any, before: Callable[[], None] | None = None) -> None:
-    """ "Ask the class" for step ``i`` (nothing without an open class); ``before`` runs first
-    (the lesson sets up the step's view)."""
+def ask_button(
+    page: str, i: int, step: Any, before: Callable[[], None] | None = None, where: str = ""
+) -> None:
+    """The "Ask the class" button of step ``i`` (none without an open class); ``before`` runs
+    first (the lesson sets up the step's view). ``where`` tells apart the step's button in the
+    list from its button at the top of the page."""
     if active() is None:
         return
     st.button(
         "Ask the class",
-        key=f"{page}_class_ask_{i}",
+        key=f"{page}_class_ask_{i}{where}",
         icon=":material/campaign:",
         on_click=_ask,
         args=(page, i, step, before),

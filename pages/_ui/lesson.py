@@ -207,7 +207,7 @@ def _ask_at_the_top(page: str, steps: Sequence[Step], i: int, answers: dict) -> 
             )
         # Asked of the class: the class's answers instead of the teacher's own choice.
         if not class_panel.step_round(page, i):
-            class_panel.ask_button(page, i, steps[i - 1])
+            class_panel.ask_button(page, i, steps[i - 1], where="_top")
             _ask(page, i, steps[i - 1], answers, horizontal=True)
     top, right = ("0", "1.5rem") if present.is_on() else ("3.75rem", "0")
     st.html(_STICKY_CSS.format(top=top, right=right, paper=PAPER))
