@@ -329,46 +329,25 @@ class Perceptron(_ScoreClassifier):
 
 
 BLOCK = 128  # rows per scan: a matrix-vector product over 128 rows costs about what one row does
-# A float64's most significant byte holds its sign and top exponent bits: 0x80-0xFE mark a finite
-# negative number or −0, 0x01-0x7E a positive one; 0x00 (+0, tiny), 0x7F and 0xFF (huge, ±inf,
-# NaN) say too little, so the first byte that is not 0x01-0x7E is looked at again.
-_SIGN_BYTE = 7 if np.little_endian else 0
-_NOT_SURELY_POSITIVE = bytes(int(not 0x01 <= byte <= 0x7E) for byte in range(256))
 
 
 def _one_pass(rows: np.ndarray, steps: np.ndarray, v: np.ndarray) -> tuple[list[int], np.ndarray]:
     """One pass of the rule over rows (y_i x_i, y_i) in order from v = (w, b): mistakes' positions, v after.
 
     Each mistake is found with one vectorised scan of the rows after the last one, a block of
-    them (doubled while it holds none), so the Python loop runs once per update, not per point.
-    In a first block (of 128 rows) the first margin y_i (w·x_i + b) ≤ 0 is found from the
-    margins' sign bytes, cheaper than a comparison and an argmax; longer blocks, and a margin
-    whose byte says too little, are compared. With two features, v ← v + η y_i (x_i, 1) is
-    added up in Python floats (the same IEEE sums) and written into the array the scans read.
-    The blocks are the same as a plain scan's, so every margin and every v is the same float.
+    them (doubled while it holds none): the first margin y_i (w·x_i + b) ≤ 0. So the Python loop
+    runs once per update, not once per point.
     """
     mistakes: list[int] = []
-    v = v.copy()  # written in place, the caller's left alone
-    view = memoryview(v)
-    w1, w2, b = v.tolist() if len(v) == 3 else (None, None, None)  # two features: (w, b) in Python floats
     position, size, n = 0, BLOCK, len(rows)
     while position < n:
         margins = rows[position : position + size].dot(v)
-        high = margins.tobytes()[_SIGN_BYTE::8] if size == BLOCK else b"\0"  # long blocks: compare
-        first = high.translate(_NOT_SURELY_POSITIVE).find(1)
-        if first >= 0 and not 0x80 <= high[first] <= 0xFE:  # +0, tiny, huge, ±inf or NaN: compare
-            first = int((margins <= 0.0).argmax())  # the first margin ≤ 0 (or the first, if none)
-            first = -1 if margins[first] > 0 else first
-        if first < 0:
+        first = int((margins <= 0.0).argmax())  # the first margin ≤ 0 (or the first, if none)
+        if margins[first] > 0:
             position, size = position + size, 2 * size
             continue
         position += first
-        if b is None:
-            v = v + steps[position]
-        else:
-            step1, step2, step_b = steps[position].tolist()
-            w1, w2, b = w1 + step1, w2 + step2, b + step_b
-            view[0], view[1], view[2] = w1, w2, b
+        v = v + steps[position]
         mistakes.append(position)
         position, size = position + 1, BLOCK
     return mistakes, v
