@@ -10,6 +10,9 @@ the Minkowski distances are computed on differences scaled by a power of two (ex
 a square or a difference could overflow, and scaled back at the end. A distance that is itself
 beyond the float64 range is +inf.
 
+Each metric is one entry of :data:`METRIC_REGISTRY` (its distance, and its Minkowski exponent
+if it has one); every search path reads it.
+
 Hamming only means something for categorical or binary coordinates: on continuous data almost
 every coordinate differs, so nearly every distance is 1. :func:`metric_suits` says when a
 metric fits the data, so a page can explain it instead of drawing noise.
@@ -17,18 +20,14 @@ metric fits the data, so a page can explain it instead of drawing noise.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-METRICS = ("euclidean", "manhattan", "chebyshev", "minkowski", "cosine", "hamming")
 HAMMING_MAX_VALUES = 16  # more distinct values per feature than this reads as continuous data
 _SAFE = 2.0**500  # below this in magnitude, differences and squares stay finite (2^1000 < 1.8e308)
-
-
-def minkowski_p(metric: str, p: float = 2) -> float | None:
-    """The Minkowski exponent a metric stands for (None for cosine and hamming)."""
-    return {"euclidean": 2.0, "manhattan": 1.0, "chebyshev": np.inf, "minkowski": float(p)}.get(metric)
 
 
 def minkowski_distance(diff: np.ndarray, p: float) -> np.ndarray:
@@ -100,16 +99,15 @@ def differences(A: np.ndarray, B: np.ndarray) -> np.ndarray:
         return A - B
 
 
-def distances(A: np.ndarray, B: np.ndarray, metric: str, p: float = 2) -> np.ndarray:
-    """Exact float64 distances between broadcastable point arrays (last axis = features)."""
-    if metric == "cosine":
-        return _cosine(A, B)
-    if metric == "hamming":
-        return (A != B).mean(axis=-1)
-    return minkowski_distance(differences(A, B), minkowski_p(metric, p))
+def _minkowski(A: np.ndarray, B: np.ndarray, p: float) -> np.ndarray:
+    return minkowski_distance(differences(A, B), p)
 
 
-def _cosine(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+def _hamming(A: np.ndarray, B: np.ndarray, p: None) -> np.ndarray:
+    return (A != B).mean(axis=-1)
+
+
+def _cosine(A: np.ndarray, B: np.ndarray, p: None) -> np.ndarray:
     # Each vector is divided by its largest coordinate's power of two first, which changes no
     # angle and keeps the squares and products finite.
     def unit(V: np.ndarray) -> np.ndarray:
@@ -120,6 +118,51 @@ def _cosine(A: np.ndarray, B: np.ndarray) -> np.ndarray:
 
     similarity = (unit(A) * unit(B)).sum(axis=-1)
     return np.clip(1.0 - similarity, 0.0, 2.0)
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One entry of :data:`METRIC_REGISTRY`: ``distance(A, B, p)`` between broadcastable point
+    arrays (features on the last axis), exact float64; and, for a Minkowski metric, its exponent
+    ``minkowski`` (``"p"``: the exponent the caller gives), which ``distance`` receives as p.
+    The k-d tree and the query tiles work for Minkowski metrics only."""
+
+    distance: Callable[[np.ndarray, np.ndarray, Any], np.ndarray]
+    minkowski: float | str | None = None
+
+
+# Every metric k-NN knows, by name, in the order the pages list them (as scikit-learn's
+# metric registries): a new metric is one entry here, and one in the k player's table.
+METRIC_REGISTRY: dict[str, Metric] = {
+    "euclidean": Metric(_minkowski, 2.0),
+    "manhattan": Metric(_minkowski, 1.0),
+    "chebyshev": Metric(_minkowski, np.inf),
+    "minkowski": Metric(_minkowski, "p"),
+    "cosine": Metric(_cosine),
+    "hamming": Metric(_hamming),
+}
+METRICS = tuple(METRIC_REGISTRY)
+
+
+def minkowski_p(metric: str, p: float = 2) -> float | None:
+    """The Minkowski exponent a metric stands for (None for cosine, hamming or an unknown name)."""
+    exponent = getattr(METRIC_REGISTRY.get(metric), "minkowski", None)
+    return float(p) if exponent == "p" else exponent
+
+
+def metric_table() -> list[dict[str, Any]]:
+    """The metrics in registry order, for a browser player: each one's ``name`` and Minkowski
+    exponent ``p`` (a number, "inf", "p" for the page's own p, or None: not a Minkowski metric)."""
+    exponents = {np.inf: "inf"}
+    return [
+        {"name": name, "p": exponents.get(metric.minkowski, metric.minkowski)}
+        for name, metric in METRIC_REGISTRY.items()
+    ]
+
+
+def distances(A: np.ndarray, B: np.ndarray, metric: str, p: float = 2) -> np.ndarray:
+    """Exact float64 distances between broadcastable point arrays (last axis = features)."""
+    return METRIC_REGISTRY[metric].distance(A, B, minkowski_p(metric, p))
 
 
 def pairwise_distances(A: Any, B: Any, metric: str = "euclidean", p: float = 2) -> np.ndarray:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,19 +36,22 @@ import numpy as np
 from classic._search import TrainingSet, brute_neighbors
 from classic._tiles import tile_neighbors, tiles_suit
 from classic._validation import Estimator, check_array, check_is_fitted, check_labels
-from classic.distances import METRICS, metric_suits, minkowski_p, pairwise_distances
+from classic.distances import METRIC_REGISTRY, METRICS, metric_suits, minkowski_p, pairwise_distances
 from classic.kdtree import KDTree
 
 __all__ = [
     "ALGORITHMS",
     "METRICS",
+    "METRIC_REGISTRY",
     "TIE_RULE",
     "WEIGHTS",
+    "WEIGHT_REGISTRY",
     "Decision",
     "KNNClassifier",
     "NeighbourTable",
     "TrainingSet",
     "accuracy_by_k",
+    "decide",
     "hart_condense",
     "knn_textbook",
     "leave_one_out_accuracy",
@@ -61,9 +65,34 @@ __all__ = [
     "wilson_edit",
 ]
 
-WEIGHTS = ("uniform", "distance", "distance2", "gaussian")
 ALGORITHMS = ("auto", "brute", "kdtree")
 TIE_RULE = "a tie between classes goes to the class of the nearest neighbour among the tied classes"
+
+
+def _gaussian(d: np.ndarray, nearest: np.ndarray, h: float) -> np.ndarray:
+    # d² − d_1² = (d − d_1)(d + d_1), each factor divided by h first: no overflow to inf − inf
+    return np.exp(-((d - nearest) / h) * ((d + nearest) / h))
+
+
+@dataclass(frozen=True)
+class Weighting:
+    """One entry of :data:`WEIGHT_REGISTRY`: a neighbour's vote weight w(d) as its ``formula``
+    says, and ``relative(d, d_1, h)``, the ratio w(d) / w(d_1) to the nearest neighbour's
+    weight (None: every neighbour weighs 1)."""
+
+    formula: str
+    relative: Callable[[np.ndarray, np.ndarray, float], np.ndarray] | None = None
+
+
+# Every vote weighting, by name, in the order the pages list them: a new one is one entry here
+# (and one in the k player's vote).
+WEIGHT_REGISTRY: dict[str, Weighting] = {
+    "uniform": Weighting("1"),
+    "distance": Weighting("1/d", lambda d, nearest, h: nearest / d),
+    "distance2": Weighting("1/d²", lambda d, nearest, h: (nearest / d) ** 2),
+    "gaussian": Weighting("exp(−d²/h²)", _gaussian),
+}
+WEIGHTS = tuple(WEIGHT_REGISTRY)
 
 
 def relative_weights(distances: np.ndarray, weights: str = "uniform", bandwidth: float = 1.0) -> np.ndarray:
@@ -73,16 +102,13 @@ def relative_weights(distances: np.ndarray, weights: str = "uniform", bandwidth:
     is 1 for the nearest even when exp(−d²/h²) underflows to 0 (far from the data, small h).
     """
     distances = np.asarray(distances, dtype=np.float64)
-    if weights == "uniform":
+    relative = WEIGHT_REGISTRY[weights].relative
+    if relative is None:
         return np.ones_like(distances)
     nearest = distances.min(axis=1, keepdims=True)
-    same = distances == nearest  # also where both are inf, which the arithmetic below turns to NaN
+    same = distances == nearest  # also where both are inf, which the arithmetic turns to NaN
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        if weights == "gaussian":
-            # d² − d_1² = (d − d_1)(d + d_1), each factor divided by h first: no overflow to inf − inf
-            w = np.exp(-((distances - nearest) / bandwidth) * ((distances + nearest) / bandwidth))
-        else:
-            w = (nearest / distances) ** (1 if weights == "distance" else 2)
+        w = relative(distances, nearest, bandwidth)
     w[same] = 1.0
     # An exact match wins outright: only the zero-distance neighbours vote.
     exact_rows = nearest[:, 0] == 0
@@ -101,7 +127,7 @@ def vote(
 
     ``labels`` are class indices 0..n_classes−1. Returns ``(winner, shares, tied)``: the winning
     class index per row, each class's share of the vote, and whether the top total was shared
-    by several classes, in which case :data:`TIE_RULE` decided.
+    by several classes, in which case :data:`TIE_RULE` decided (:func:`decide`).
     """
     labels = np.asarray(labels)
     n = len(labels)
@@ -109,28 +135,34 @@ def vote(
         shares = np.zeros((n, n_classes))
         shares[np.arange(n), labels[:, 0]] = 1.0
         return labels[:, 0].astype(np.intp), shares, np.zeros(n, dtype=bool)
-    w = None if weights == "uniform" else relative_weights(distances, weights, bandwidth).ravel()
+    weighted = WEIGHT_REGISTRY[weights].relative is not None
+    w = relative_weights(distances, weights, bandwidth).ravel() if weighted else None
     cells = (np.arange(n)[:, None] * n_classes + labels).ravel()
-    by_row = np.bincount(cells, w, minlength=n * n_classes).reshape(n, n_classes)
-    # Then class by class, a row of n each: the reductions over the few classes run along long
-    # rows instead of n times along a short one (measured 30× faster for two classes).
-    scores = np.ascontiguousarray(by_row.T)
-    best = scores.max(axis=0)
-    is_top = (scores >= best * (1 - 1e-12)) & (best > 0)  # equal up to rounding in the sums
+    totals = np.bincount(cells, w, minlength=n * n_classes).reshape(n, n_classes)
+    winner, tied = decide(totals, labels)
+    everything = totals.sum(axis=1, keepdims=True)
+    shares = np.divide(totals, everything, out=np.full(totals.shape, 1.0 / n_classes), where=everything > 0)
+    return winner, shares, tied
+
+
+def decide(totals: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The winning class of each row of vote ``totals`` (rows × classes), and whether it was tied.
+
+    The largest total wins. When several classes share it (equal up to rounding in the sums),
+    :data:`TIE_RULE`: the class of the nearest neighbour among them, read from ``labels``, the
+    neighbours' classes nearest first.
+    """
+    # Class by class, a row of n each: the reductions over the few classes run along long rows
+    # instead of n times along a short one (much faster for two classes).
+    by_class = np.ascontiguousarray(totals.T)
+    best = by_class.max(axis=0)
+    is_top = (by_class >= best * (1 - 1e-12)) & (best > 0)
     tied = np.count_nonzero(is_top, axis=0) > 1
-    # The first class with the top score (argmax): n_classes − max over c of (n_classes − c)·[top].
-    first_top = np.zeros(n, dtype=np.intp)
-    for c in range(n_classes):
-        np.maximum(first_top, (n_classes - c) * (scores[c] == best), out=first_top)
-    winner = n_classes - first_top
-    # In a tie the nearest neighbour whose class is among the top ones decides.
+    winner = totals.argmax(axis=1)  # the first class with the top total
     rows = np.flatnonzero(tied)
     first = np.take_along_axis(is_top[:, rows].T, labels[rows], axis=1).argmax(axis=1)
     winner[rows] = labels[rows, first]
-    # Weighted totals summed along each row as before (numpy sums 8 or more classes pairwise).
-    totals = scores.sum(axis=0) if w is None else by_row.sum(axis=1)
-    shares = np.divide(scores, totals, out=np.full(scores.shape, 1.0 / n_classes), where=totals > 0)
-    return winner, shares.T, tied
+    return winner, tied
 
 
 def knn_textbook(X_train: Any, y_train: Any, x: Any, k: int) -> Any:
@@ -227,14 +259,14 @@ class KNNClassifier(Estimator):
 
     def _check_params(self) -> None:
         for name, value, allowed in (
-            ("metric", self.metric, METRICS),
-            ("weights", self.weights, WEIGHTS),
+            ("metric", self.metric, METRIC_REGISTRY),
+            ("weights", self.weights, WEIGHT_REGISTRY),
             ("algorithm", self.algorithm, ALGORITHMS),
         ):
             if value not in allowed:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}; got {value!r}")
         _check_k(self.k)
-        if self.metric == "minkowski" and not (_is_number(self.p) and self.p >= 1):
+        if METRIC_REGISTRY[self.metric].minkowski == "p" and not (_is_number(self.p) and self.p >= 1):
             raise ValueError(f"p must be >= 1 for the Minkowski metric; got {self.p!r}")
         if not (_is_number(self.bandwidth) and np.isfinite(self.bandwidth) and self.bandwidth > 0):
             raise ValueError(f"bandwidth must be a positive number; got {self.bandwidth!r}")
@@ -323,34 +355,18 @@ def _accuracy_per_k(
 ) -> np.ndarray:
     """Accuracy of the vote over the first k neighbour columns, for each k (class indices).
 
-    :func:`vote` for every k at once: a class's score over the first k columns is a running
-    sum along the row (the same additions in the same order), and a tie goes to the top class
-    whose first neighbour comes first (the nearest neighbour among the tied classes).
+    :func:`vote` for every k: each class's total grows by one neighbour's weight per k (the
+    same additions, in the same order, as the vote's), and :func:`decide` names the winner.
     """
-    if not len(k_values):
-        return np.array([])
-    n_classes, columns = int(y_index.max()) + 1, max(k_values)
+    n, n_classes, columns = len(indices), int(y_index.max()) + 1, max(k_values)
     labels = y_index[indices[:, :columns]]
-    w = None if weights == "uniform" else relative_weights(distances[:, :columns], weights, bandwidth)
-    at = np.asarray(k_values) - 1
-    scores = np.stack(
-        [
-            np.cumsum(labels == c if w is None else np.where(labels == c, w, 0.0), axis=1)[:, at]
-            for c in range(n_classes)
-        ]
-    )
-    best = scores.max(axis=0)
-    is_top = (scores >= best * (1 - 1e-12)) & (best > 0)
-    first_top = np.zeros(best.shape, dtype=np.intp)  # argmax as in vote: the first class at the top
-    for c in range(n_classes):
-        np.maximum(first_top, (n_classes - c) * (scores[c] == best), out=first_top)
-    winner = n_classes - first_top
-    first_seen = np.stack(
-        [np.where((labels == c).any(axis=1), (labels == c).argmax(axis=1), columns) for c in range(n_classes)]
-    )
-    nearest_top = np.where(is_top, first_seen[:, :, None], columns).argmin(axis=0)
-    winner = np.where(np.count_nonzero(is_top, axis=0) > 1, nearest_top, winner)
-    return (winner == np.asarray(truth)[:, None]).mean(axis=0)
+    w = relative_weights(distances[:, :columns], weights, bandwidth)  # each row's nearest: column 0
+    totals, rows, accuracy = np.zeros((n, n_classes)), np.arange(n), {}
+    for k in range(1, columns + 1):
+        totals[rows, labels[:, k - 1]] += w[:, k - 1]
+        if k in k_values:
+            accuracy[k] = np.mean(decide(totals, labels[:, :k])[0] == truth)
+    return np.array([accuracy[k] for k in k_values])
 
 
 def leave_one_out_accuracy(

@@ -4,7 +4,16 @@ import numpy as np
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from classic.knn import METRICS, WEIGHTS, KNNClassifier, knn_textbook, metric_suits, minkowski_p, vote
+from classic.knn import (
+    METRICS,
+    WEIGHT_REGISTRY,
+    WEIGHTS,
+    KNNClassifier,
+    knn_textbook,
+    metric_suits,
+    minkowski_p,
+    vote,
+)
 from classic.lessons import knn as lesson
 from classic.viz import knn as view
 from pages._ui import guard, present, shared, url
@@ -36,7 +45,8 @@ def from_player() -> None:  # the player's k, a click or the end of a drag: the 
 
 
 ensure_app_shell()
-bound, DEFAULT = {"bind": "query-params"}, lesson.DEFAULTS
+bound = {"bind": "query-params"}
+DEFAULT = lesson.DEFAULTS
 st.title("k-nearest neighbours")
 if not present.is_on():  # a projector keeps its height for the map, its status and its legend
     st.write(lesson.INTRO)
@@ -72,12 +82,15 @@ with st.sidebar:
     ss, n = st.session_state, len(kept)
     if "knn_k_set" in ss or ss.get("knn_k", 1) > n:
         ss.knn_k = min(ss.pop("knn_k_set", n), n)
-    wanted, remade, ss.knn_k_max = ss.get("knn_k"), ss.get("knn_k_max", n) != n, n
+    wanted = ss.get("knn_k")
+    remade = ss.get("knn_k_max", n) != n  # the slider is made again for a new number of points
+    ss.knn_k_max = n
     k = st.slider("k (neighbours)", 1, n, min(DEFAULT["k"], n), key="knn_k", **bound)
     if remade and wanted not in (None, k) and not getattr(get_script_run_ctx(), "is_history_navigation", 0):
         ss.knn_k_set = wanted  # a new n remade the slider: it took the link's k over a Try-this k
         st.rerun()
-    weights = st.selectbox("Weights", WEIGHTS, key="knn_weights", help="1, 1/d, 1/d², exp(−d²/h²)", **bound)
+    formulas = ", ".join(weighting.formula for weighting in WEIGHT_REGISTRY.values())
+    weights = st.selectbox("Weights", WEIGHTS, key="knn_weights", help=formulas, **bound)
     h = st.slider(
         "Bandwidth h", 0.05, 5.0, DEFAULT["h"], key="knn_bandwidth", disabled=weights != "gaussian", **bound
     )

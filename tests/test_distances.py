@@ -81,3 +81,35 @@ def test_hamming_does_not_suit_continuous_data_and_says_why():
     assert metric_suits("hamming", rng.integers(0, 5, size=(200, 3))) == (True, "")
     for metric in ("euclidean", "manhattan", "chebyshev", "minkowski", "cosine"):
         assert metric_suits(metric, continuous) == (True, "")
+
+
+def test_a_metric_is_one_registry_entry_that_every_path_reads(monkeypatch, points):
+    """A metric added to METRIC_REGISTRY alone is measured by pairwise_distances and accepted by
+    KNNClassifier (brute force for a metric without a Minkowski exponent)."""
+    from classic.distances import METRIC_REGISTRY, Metric
+    from classic.knn import KNNClassifier
+
+    def doubled(A, B, p):
+        return 2 * np.sqrt(((A - B) ** 2).sum(axis=-1))
+
+    monkeypatch.setitem(METRIC_REGISTRY, "doubled euclidean", Metric(doubled))
+    A, B = points
+    np.testing.assert_allclose(pairwise_distances(A, B, "doubled euclidean"), 2 * cdist(A, B))
+    assert minkowski_p("doubled euclidean") is None
+    y = (A[:, 0] > 0).astype(int)
+    model = KNNClassifier(k=4, metric="doubled euclidean").fit(A, y)
+    euclidean = KNNClassifier(k=4, algorithm="brute").fit(A, y)
+    distances, indices = model.kneighbors(B)
+    np.testing.assert_array_equal(indices, euclidean.kneighbors(B)[1])
+    np.testing.assert_allclose(distances, 2 * euclidean.kneighbors(B)[0])
+
+
+def test_the_metric_table_lists_the_registry_for_a_player():
+    """Names in the pages' order, each with its Minkowski exponent as JSON can carry it."""
+    import json
+
+    from classic.distances import metric_table
+
+    table = json.loads(json.dumps(metric_table(), allow_nan=False))
+    assert [row["name"] for row in table] == list(METRICS)
+    assert [row["p"] for row in table] == [2.0, 1.0, "inf", "p", None, None]

@@ -13,6 +13,7 @@ from classic._validation import NotFittedError
 from classic.knn import (
     METRICS,
     TIE_RULE,
+    WEIGHTS,
     KNNClassifier,
     TrainingSet,
     accuracy_by_k,
@@ -627,3 +628,42 @@ def test_weighted_votes_tie_over_areas_only_with_points_at_distance_zero():
     assert lesson.ties_possible(X2, y2, 2, "distance") and _tied_cells(X2, y2, 2, "distance") > 0
     for k in (1, 3):  # one against one, plus a third neighbour's weight (> 0) at k = 3
         assert not lesson.ties_possible(X2, y2, k, "distance") and _tied_cells(X2, y2, k, "distance") == 0
+
+
+def test_a_weighting_is_one_registry_entry(monkeypatch, blobs):
+    """A weighting added to WEIGHT_REGISTRY alone is accepted by KNNClassifier and votes with its
+    weights relative to the nearest neighbour's (here w = 1/d³)."""
+    from classic.knn import WEIGHT_REGISTRY, Weighting
+
+    monkeypatch.setitem(
+        WEIGHT_REGISTRY, "distance3", Weighting("1/d³", lambda d, nearest, h: (nearest / d) ** 3)
+    )
+    X, y, _ = blobs
+    model = KNNClassifier(k=7, weights="distance3").fit(X, y)
+    distances, indices = model.kneighbors(X[:30] + 0.05)
+    w = 1 / distances**3
+    expected = np.stack([(w * (model.y_[indices] == c)).sum(axis=1) for c in range(len(model.classes_))], 1)
+    np.testing.assert_allclose(
+        model.predict_proba(X[:30] + 0.05), expected / expected.sum(axis=1, keepdims=True)
+    )
+
+
+@pytest.mark.parametrize("weights", WEIGHTS)
+def test_accuracy_curves_are_the_vote_for_each_k_bit_for_bit(weights):
+    """leave_one_out_accuracy and accuracy_by_k keep running totals, one neighbour per k: the
+    same accuracies as calling vote for each k, on integer points full of ties."""
+    from classic.knn import _neighbours_of_each_other
+
+    rng = np.random.default_rng(5)
+    X, y = rng.integers(-3, 4, (80, 2)).astype(float), rng.integers(0, 3, 80)
+    ks = [1, 2, 3, 4, 7, 10, 30, 79]
+    distances, indices = _neighbours_of_each_other(X, 79, "euclidean", 2)
+    expected = [np.mean(vote(y[indices[:, :k]], distances[:, :k], 3, weights, 0.5)[0] == y) for k in ks]
+    assert leave_one_out_accuracy(X, y, ks, weights=weights, bandwidth=0.5).tolist() == expected
+    Q, truth = rng.integers(-3, 4, (40, 2)).astype(float), rng.integers(0, 4, 40)  # class 3: never seen
+    distances, indices = nearest_neighbors(Q, X, 79)
+    truth_index = np.where(truth < 3, truth, -1)
+    expected = [
+        np.mean(vote(y[indices[:, :k]], distances[:, :k], 3, weights, 0.5)[0] == truth_index) for k in ks
+    ]
+    assert accuracy_by_k(X, y, Q, truth, ks, weights=weights, bandwidth=0.5).tolist() == expected

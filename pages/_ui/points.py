@@ -1,7 +1,8 @@
 """The user's own 2-D labelled points: click to place, edit as a table, CSV in and out, in the link.
 
-``user_points(page, n_classes, default)`` is the whole widget, for any page that lets students
-bring their own points (the perceptron, k-NN):
+``user_points(page, n_classes, default, class_names, least)`` is the whole widget, for every
+page that lets students bring their own points (the perceptron, k-NN, the decision tree and
+/compare):
 
 - a chart to click on: each click adds a point of the class chosen beside it; "Undo last" and
   "Clear" buttons;

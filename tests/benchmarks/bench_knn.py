@@ -3,6 +3,11 @@
 Run on demand: ``python tests/benchmarks/bench_knn.py``. Prints median wall times of the two
 run alternately, their ratio (ours / scikit-learn's; below 1 means faster) and the goal of
 issue 12. One BLAS/OpenMP thread for both. Uses CLASSIC_DATA_HOME or ../shared/data.
+
+Then the timings behind the fast paths the k-NN page keeps (issue 23: speed only where someone
+waits): the k player's neighbour table at n = 1000 by query tiles against brute force, sorting
+packed keys in pieces against a partition, and the accuracy curves (k = 1…100) a new data set
+waits for.
 """
 
 import os
@@ -20,8 +25,9 @@ os.environ.setdefault("CLASSIC_DATA_HOME", str(ROOT.parent / "shared" / "data"))
 import numpy as np  # noqa: E402
 from sklearn.neighbors import KNeighborsClassifier  # noqa: E402
 
-from classic import datasets, evaluation  # noqa: E402
-from classic.knn import KNNClassifier  # noqa: E402
+from classic import _search, _tiles, datasets, evaluation  # noqa: E402
+from classic.knn import KNNClassifier, neighbour_table  # noqa: E402
+from classic.viz import knn as view  # noqa: E402
 
 
 def median_time(function, repeat: int = 7) -> float:
@@ -81,6 +87,40 @@ def main() -> None:
         *side_by_side(lambda: ours.predict(Q), lambda: theirs.predict(Q), repeat=5),
         0.5,
     )
+
+    page_paths()
+
+
+def page_paths() -> None:
+    """What the k-NN page waits for, each fast path beside the plain one it replaces."""
+    X, y = datasets.moons(1000, noise=0.3, random_state=0)
+    _, _, grid = view.view_grid(X)
+    K = view.player_size(len(X), False)
+    prepared = _search.TrainingSet.prepare(X)
+    tiles, brute = side_by_side(
+        lambda: _tiles.tile_neighbors(grid, prepared, K),
+        lambda: _search.brute_neighbors(grid, prepared, K),
+        repeat=5,
+    )
+    print(
+        f"{'k player table, n = 1000, K = ' + str(K) + ', ' + str(len(grid)) + ' cells':<48} "
+        f"tiles {tiles * 1e3:8.1f} ms   brute force {brute * 1e3:8.1f} ms",
+        flush=True,
+    )
+    print(
+        f"{'  neighbour_table (what the page calls)':<48} {median_time(lambda: neighbour_table(grid, X, K)) * 1e3:8.1f} ms"
+    )
+    keys = np.random.default_rng(0).integers(0, 2**31, size=(4096, 1024), dtype=np.uint32)
+    pieces, partition = side_by_side(
+        lambda: _search.sorted_pieces(keys.copy(), 15),
+        lambda: np.sort(np.partition(keys, 14, axis=1)[:, :15], axis=1),
+    )
+    print(
+        f"{'15 smallest of 4096 rows × 1024 uint32 keys':<48} pieces {pieces * 1e3:7.1f} ms   partition {partition * 1e3:7.1f} ms"
+    )
+    for weights in ("uniform", "distance"):
+        seconds = median_time(lambda: view.accuracy_view(X, y, 0, "euclidean", 2, weights, 1.0), repeat=5)
+        print(f"{'accuracy curves k = 1…100, n = 1000, ' + weights:<48} {seconds * 1e3:8.1f} ms", flush=True)
 
 
 if __name__ == "__main__":

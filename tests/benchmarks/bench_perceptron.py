@@ -5,6 +5,9 @@ passes (our ``n_epochs_``, scikit-learn's ``n_iter_``); both run on the same dat
 with one BLAS thread. Ours also records every update (the player's history) and checks for a
 cycle at the end of each pass; scikit-learn's records nothing. The animation itself is drawn in the browser
 (``assets/perceptron_player.html``); its frame rate is measured by the browser test.
+
+Last, what the perceptron page waits for: a fit of 100 passes on its data sets that never
+converge (every pass makes mistakes, so the loop runs once per update).
 """
 
 import os
@@ -63,3 +66,21 @@ for _ in range(40):
     viz.player_data(X, y, model, ["class 0", "class 1"], verdict)
     times.append(time.perf_counter() - start)
 print(f"player data ({model.n_updates_} updates)  {np.median(times) * 1e3:7.2f} ms")
+
+for label, (X, y) in {
+    "noisy XOR, 40 points": datasets.xor(40, 0.12, random_state=0),
+    "overlapping clusters, 200 points": datasets.gaussian_clusters(
+        100, ((-1, -1), (1, 1)), 1.5, random_state=0
+    ),
+}.items():
+    for shuffle in (False, True):
+        model = Perceptron(max_epochs=100, shuffle=shuffle, random_state=0).fit(X, y)
+        times = []
+        for _ in range(15):
+            start = time.perf_counter()
+            Perceptron(max_epochs=100, shuffle=shuffle, random_state=0).fit(X, y)
+            times.append(time.perf_counter() - start)
+        print(
+            f"fit, {label}, shuffle={shuffle!s:5}: {np.median(times) * 1e3:7.2f} ms"
+            f"  ({model.n_updates_} updates in {model.n_epochs_} passes)"
+        )
