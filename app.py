@@ -11,7 +11,7 @@ from pathlib import Path
 import streamlit as st
 from threadpoolctl import threadpool_limits
 
-from pages._ui import class_panel, class_view, guard, lesson, present, shared, url
+from pages._ui import class_panel, class_view, guard, lesson, memory, present, shared, url
 
 # One BLAS/OpenMP thread per process, deliberately: on a 2-core server every session shares
 # the cores, and a 2-thread BLAS stalls under that contention (a 7 ms product became 48 ms; the
@@ -53,4 +53,6 @@ if __name__ == "__main__":  # Streamlit runs this file as the script of every pa
     url.note_ignored_params()
 else:  # `streamlit run app.py` imports this file as the server: warm the lessons, then serve
     guard.install()  # no clear_cache from a browser; a widget value Streamlit cannot read is none
+    memory.few_arenas()  # memory a busy lesson used goes back to the system (pages/_ui/memory.py)
+    memory.housekeeping()
     app = st.App(__file__, lifespan=shared.warm_start)
