@@ -199,8 +199,15 @@ def run_round(browser, teacher_base: str, phone_bases: list[str], store, name: s
     screenshot(phones[0], f"class_{name}_phone_right")
     screenshot(phones[4], f"class_{name}_phone_wrong")
 
-    projector.get_by_role("button", name="Ask again").click()
-    projector.get_by_text("Vote 2").wait_for()
+    # "Ask again" from the teacher's second device, by the teacher's link (on the other server
+    # when there are two): it shows the class as the projector does, and the projector follows.
+    other = open_tab(browser, PROJECTOR)
+    other.goto(projector.url.replace(teacher_base, phone_bases[-1]))
+    other.get_by_text(f"Vote 1 · {PHONES} answers").wait_for()
+    other.get_by_role("button", name="Ask again").click()
+    other.get_by_text("Vote 2").wait_for()
+    projector.get_by_text("Vote 2").wait_for()  # no click on the projector
+    other.close()
     for phone in phones:
         phone.get_by_text("Question 2.").wait_for()
         tap(phone, right)
