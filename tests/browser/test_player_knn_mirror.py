@@ -11,7 +11,7 @@ weighting the library gains without its JavaScript entry fails here.
 
 import numpy as np
 import pytest
-from conftest import chromium_context, evaluate_with_timeout, require_browser
+from conftest import evaluate_with_timeout, new_context, require_browser
 
 from classic import knn
 from classic.distances import METRICS, pairwise_distances
@@ -25,14 +25,14 @@ BANDWIDTHS = (0.5, 1.0, 3.0)
 
 
 @pytest.fixture(scope="module")
-def mirror():
+def mirror(browser):
     """A Chromium page holding the k-NN player's module as ``window.mirror``."""
     require_browser()
     module = player_source("knn_player.html")["js"]
     page_html = (
         '<!doctype html><script type="module">import * as m from "./player.js"; window.mirror = m;</script>'
     )
-    with chromium_context() as context:
+    with new_context(browser) as context:
         page = context.new_page()
         files = {"/": ("text/html", page_html), "/player.js": ("text/javascript", module)}
 
