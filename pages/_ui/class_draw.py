@@ -113,13 +113,16 @@ def projector(fit: Fit, X: np.ndarray | None, y: np.ndarray | None, k: int) -> N
             _attempt(teacher.ask, question(digit))  # the store checks the teacher's key
         if note := st.session_state.pop("class_draw_error", None):
             st.warning(note, icon=":material/warning:")
-        gallery(teacher.code, fit, X, y, k)
+        gallery(teacher, fit, X, y, k)
 
 
 @st.fragment(run_every=1)
-def gallery(code: str, fit: Fit, X: np.ndarray | None, y: np.ndarray | None, k: int) -> None:
-    """The current drawing round, read again every second: thumbnails, accuracy, mistakes."""
-    store = room_store.shared_store()
+def gallery(
+    teacher: class_panel.Teacher, fit: Fit, X: np.ndarray | None, y: np.ndarray | None, k: int
+) -> None:
+    """The current drawing round, read again every second: thumbnails, accuracy, mistakes; the
+    teacher's "Teach with the class's drawings" and "Close the drawing"."""
+    store, code = teacher.store, teacher.code
     current = _attempt(store.current, code)
     if current is None or current.question.kind != rooms.DRAW:
         st.caption("No drawing asked yet: choose a digit and press “Everyone draws a …”.")
@@ -161,14 +164,21 @@ def gallery(code: str, fit: Fit, X: np.ndarray | None, y: np.ndarray | None, k: 
         drawings.markdown(f"**Read wrong** ({(~right).sum()}): *drawn as {target}, read as*")
         drawings.html(thumbnails(grids[~right], labels[~right], target, cell))
     taught = current.number in taught_rounds
-    if st.button(
-        "Teach with the class's drawings" if not taught else "Taught with this round's drawings",
-        key=f"class_draw_teach_{current.number}",
-        disabled=taught,
-        help="Adds this round's drawings, labelled with the digit asked for, to the training set for this class only.",
-    ):
-        taught_rounds.append(current.number)
-        st.rerun(scope="fragment")
+    with st.container(horizontal=True):
+        if st.button(
+            "Teach with the class's drawings" if not taught else "Taught with this round's drawings",
+            key=f"class_draw_teach_{current.number}",
+            disabled=taught,
+            help="Adds this round's drawings, labelled with the digit asked for, to the training set for "
+            "this class only.",
+        ):
+            taught_rounds.append(current.number)
+            st.rerun(scope="fragment")
+        if not current.revealed and st.button(
+            "Close the drawing", key=f"class_draw_close_{current.number}", help="The phones stop drawing."
+        ):
+            _attempt(store.reveal, code, teacher.key)
+            st.rerun(scope="fragment")
 
 
 def thumbnails(grids: np.ndarray, labels: np.ndarray, target: int, cell: int = 4) -> str:

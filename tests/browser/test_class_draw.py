@@ -163,6 +163,10 @@ def test_a_phone_draws_a_seven_by_touch_and_the_projector_reads_it(browser, draw
     assert "points with them" in projector.inner_text("body")
     assert_no_exception_box(projector)
     screenshot(projector, "class_draw_projector_taught")
+    projector.get_by_role("button", name="Close the drawing").click()
+    phone.get_by_text("The teacher closed the drawing. Your drawing is in.").wait_for()
+    assert store.current(code).revealed
+    assert phone.locator("canvas.upper-canvas").count() == 0
 
 
 def declared_png(width: int, height: int) -> bytes:
