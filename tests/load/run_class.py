@@ -1,31 +1,35 @@
 """A class on its phones (issue 25): a projector and N phones on the app's own server(s).
 
 On demand, not in CI: ``python tests/load/run_class.py [--phones 60] [--kind choose|draw]
-[--configs one,two,capacity] [--steps 60,120,200,300]``.
+[--configs one,two,capacity] [--steps 60,120,200,300,400,600] [--per-process 40]``.
 
 The phones are not browsers: 60 Chromium contexts are too heavy for this 2-core machine (shared
-with other work), so each phone is a client of the app's own WebSocket (tests/wsclient.py) that
-sends what the phone's browser sends, protobuf for protobuf: it opens ``/join?room=CODE`` (a
-whole run of the page), then reruns the page's fragment every 2 s as the browser does for
-``st.fragment(run_every=2)``, and answers with the button's trigger (``--kind choose``, a "Try
-this" step asked through the store) or draws (``--kind draw``: the canvas's PNG of a drawn 7,
-then "Send my drawing"). The projector is a client too, on the teacher's page with the teacher's
-link, rerunning its live fragment every second: the k-NN page's live count of answers for a
-question, the digits page's gallery for a drawing. The phones join within ``--join-seconds``,
-the question is asked, and each phone answers at a random moment within ``--answer-seconds``.
+with other work), so each phone is a client of the app's own WebSocket (tests/wsclient.py), a
+thread in one of several client processes (``--per-process`` phones each: one Python process
+with hundreds of phones was slower than the server it measured). It sends what the phone's
+browser sends, protobuf for protobuf: it opens ``/join?room=CODE`` (a whole run of the page),
+reruns the page's fragment every 2 s as the browser does for ``st.fragment(run_every=2)``, and
+answers with the button's trigger (``--kind choose``: the projector's teacher pressed "Ask the
+class" beside the k-NN page's first "Try this" step) or draws (``--kind draw``: the canvas's PNG
+of a drawn 7, then "Send my drawing"). The projector is a client too, on the teacher's page with
+the teacher's link, rerunning each of its fragments as the browser does: the k-NN page's live
+count of answers (the classroom's), or the digits page's gallery for a drawing. The phones join
+within ``--join-seconds``, the question is asked, and each phone answers at a random moment
+within ``--answer-seconds``.
 
 Configurations: ``one`` — one server (SQLite store) with every phone; ``two`` — two servers on one
 Redis (a real redis-server, tests/redis_server.py), the phones split between them, the projector
-on the first; ``capacity`` — one server, the phones stepped up (``--steps``) until the server's
-p95 passes 1 s.
+on the first; ``capacity`` — one server, the phones stepped up (``--steps``) until a goal is
+missed or the server's process uses a whole core (its Python's limit, the GIL).
 
 Reported for each run, beside issue 25's goals: phones joined, answers stored and whether each
-phone's last answer is counted exactly once (the store's rows against what the phones sent),
-server time per script run (p50/p95/max, by the server's own log: tests/load/timed_server.py),
-peak RSS per server, the projector's count latency (from the last answer stored to the
-projector showing the final count), errors, and the machine's load average (shared: other work
-runs beside it). Written to stdout and tests/artifacts/load_class.json; exit 1 when a goal of
-``one`` or ``two`` is missed.
+phone's last answer is counted exactly once (the store's tallies against what the phones sent),
+server time per script run (p50/p95/max, wall and CPU, by the server's own log:
+tests/load/timed_server.py), the server process's CPU in cores, peak RSS per server, the
+projector's count latency (from the last answer's reply on its phone to the projector showing
+the final count), errors, and the machine's load average (shared: other work runs beside it).
+Written to stdout and tests/artifacts/load_class.json; exit 1 when a goal of ``one`` or ``two``
+is missed.
 """
 
 from __future__ import annotations
@@ -226,16 +230,82 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def one_class(urls: list[str], store: room_store.RoomStore, phones: int, args, pids: list[int]) -> dict:
-    """Open a room, a projector on ``urls[0]``, ``phones`` phones spread over ``urls``; ask, let
-    every phone answer, wait for the projector's count; the figures."""
-    code, key = store.open_room()
-    plan = {
-        "stop": time.time() + 3600,
-        "delays": [random.Random(i).uniform(0.5, args.answer_seconds - 0.5) for i in range(phones)],
-        "drawings": drawings() if args.kind == "draw" else [],
-    }
+class SharedPlan:
+    """The class's plan as the phones of one client process read it: when the question was asked
+    and when to stop come from the main process (shared values); the rest is fixed."""
+
+    def __init__(self, asked, stop, delays: list[float], drawings: list[dict]) -> None:
+        self.asked, self.stop, self.fixed = asked, stop, {"delays": delays, "drawings": drawings}
+
+    def __getitem__(self, name: str):
+        return self.stop.value if name == "stop" else self.fixed[name]
+
+    def get(self, name: str, default: float) -> float:
+        return self.asked.value if name == "asked" and self.asked.value > 0 else default
+
+
+def crowd(numbers, urls, code, kind, offsets, delays, drawings, shared, slot, results) -> None:
+    """One client process's phones (threads): they join ``offsets`` seconds after the shared start,
+    answer ``delays`` seconds after the ask; the process reports its counts as they change and
+    its figures at the end."""
+    start, asked, stop, joined, answered = shared
+    while start.value == 0 and stop.value > time.time():
+        time.sleep(0.05)
     stats = {"errors": [], "client": {}, "joined": set()}
+    plan = SharedPlan(asked, stop, delays, drawings)
+    phones = [
+        Phone(i, urls[i % len(urls)], code, kind, start.value + offsets[i], plan, stats) for i in numbers
+    ]
+    for phone in phones:
+        phone.start()
+    while any(p.is_alive() for p in phones) and time.time() < stop.value:
+        joined[slot], answered[slot] = len(stats["joined"]), sum(p.answered_at is not None for p in phones)
+        time.sleep(0.1)
+    for phone in phones:
+        phone.join(timeout=30)
+    results.put({"errors": stats["errors"], "client": stats["client"],
+                 "phones": [(p.choice, p.sent_at, p.answered_at) for p in phones]})  # fmt: skip
+
+
+def one_class(urls: list[str], store: room_store.RoomStore, phones: int, args, pids: list[int]) -> dict:
+    """Open a room, a projector on ``urls[0]``, ``phones`` phones spread over ``urls`` and over
+    client processes (``--per-process`` each: one Python process's threads would be the
+    bottleneck, not the server); ask, let every phone answer, wait for the projector's count."""
+    import multiprocessing
+
+    code, key = store.open_room()
+    plan = {"stop": time.time() + 3600}
+    stats = {"errors": [], "client": {}}
+    context = multiprocessing.get_context("spawn")  # the main process has threads: no fork
+    workers = -(-phones // args.per_process)
+    shared = (context.Value("d", 0.0), context.Value("d", 0.0), context.Value("d", plan["stop"]),
+              context.Array("i", workers), context.Array("i", workers))  # fmt: skip
+    start, asked_at, stop, joined, answered = shared
+    results = context.Queue()
+    delays = [random.Random(i).uniform(0.5, args.answer_seconds - 0.5) for i in range(phones)]
+    offsets = [args.join_seconds * i / phones for i in range(phones)]
+    drawn = drawings() if args.kind == "draw" else []
+    processes = [
+        context.Process(
+            target=crowd,
+            args=(
+                range(w, phones, workers),
+                urls,
+                code,
+                args.kind,
+                offsets,
+                delays,
+                drawn,
+                shared,
+                w,
+                results,
+            ),
+            daemon=True,
+        )
+        for w in range(workers)
+    ]
+    for process in processes:
+        process.start()
     query = urlencode({class_panel.CODE_PARAM: code, class_panel.KEY_PARAM: key})  # the teacher's link
     projector = Projector(urls[0], PROJECTOR_PAGE[args.kind], query, args.kind, plan, stats)
     samplers = [Sampler(pid) for pid in pids]
@@ -243,67 +313,71 @@ def one_class(urls: list[str], store: room_store.RoomStore, phones: int, args, p
         sampler.start()
     projector.start()
     projector.ready.wait(timeout=300)
+    time.sleep(5)  # the client processes are up (their imports) before the clock starts
     # The window starts once the projector shows the page: its first run (the page, the model's
     # fit) is the teacher's, before the class, and reported apart.
     started, cpu_before = time.time(), [cpu_seconds(pid) for pid in pids]
-    crowd = [
-        Phone(i, urls[i % len(urls)], code, args.kind, started + args.join_seconds * i / phones, plan, stats)
-        for i in range(phones)
-    ]
-    for phone in crowd:
-        phone.start()
-    deadline = started + args.join_seconds + 60
-    while len(stats["joined"]) < phones and time.time() < deadline and any(p.is_alive() for p in crowd):
+    start.value = started
+    deadline = started + args.join_seconds + 90
+    while sum(joined) < phones and time.time() < deadline:
         time.sleep(0.2)
     plan["ask"] = True  # the projector's teacher presses the button
     deadline = time.time() + 120
     while "asked" not in plan and time.time() < deadline and projector.is_alive():
-        time.sleep(0.05)
-    asked = plan.setdefault("asked", time.time())
+        time.sleep(0.02)
+    asked = asked_at.value = plan.setdefault("asked", time.time())
     while store.current(code) is None and time.time() < deadline:
         time.sleep(0.05)
     if store.current(code) is None:
+        stop.value = time.time()
         raise RuntimeError(f"the projector's teacher could not ask the class: {stats['errors'][:3]}")
-    question = store.current(code).question
-    number = store.current(code).number
-    deadline = asked + args.answer_seconds + 60
-    while time.time() < deadline and any(p.answered_at is None and p.is_alive() for p in crowd):
+    question, number = store.current(code).question, store.current(code).number
+    deadline = asked + args.answer_seconds + 90
+    while time.time() < deadline and sum(answered) < phones:
         time.sleep(0.1)
     final = store.answered(code, number)
-    last = max((p.answered_at for p in crowd if p.answered_at is not None), default=asked)
-    wait_until = time.time() + 10
-    while time.time() < wait_until and not any(n == final and t >= last for t, n in projector.shown):
-        time.sleep(0.1)
-    shown_at = min((t for t, n in projector.shown if n == final and t >= last), default=None)
-    plan["stop"] = time.time()
+    wait_until = time.time() + 15
+    while time.time() < wait_until and not any(n == final for _, n in projector.shown):
+        time.sleep(0.05)
+    plan["stop"] = stop.value = time.time()
     # The server's own CPU (all its threads: the scripts, Tornado, the protobuf) per second of the
     # class: one core is what a server's Python can use (the GIL), whatever the machine's load.
     cpu_used = [
         round((cpu_seconds(pid) - before) / (plan["stop"] - started), 2)
         for pid, before in zip(pids, cpu_before, strict=True)
     ]
-    for thread in [projector, *crowd]:
-        thread.join(timeout=30)
+    reports = [results.get(timeout=120) for _ in processes]
+    for process in processes:
+        process.join(timeout=30)
+    projector.join(timeout=30)
     for sampler in samplers:
         sampler.stopped.set()
-    sent = [p.choice for p in crowd if p.choice is not None]
+    crowd_results = [phone for report in reports for phone in report["phones"]]
+    for report in reports:
+        stats["errors"] += report["errors"]
+        for what, values in report["client"].items():
+            stats["client"].setdefault(what, []).extend(values)
+    sent = [choice for choice, _, _ in crowd_results if choice is not None]
+    last = max((back for _, _, back in crowd_results if back is not None), default=asked)
+    shown_at = min((t for t, n in projector.shown if n == final and t >= last), default=None)
     if args.kind == "choose":  # each phone's last choice, counted once: the tallies match
         tally = [sent.count(i) for i in range(len(question.choices))]
         exactly_once = list(store.counts(code, number)) == tally and final == len(sent)
     else:
         exactly_once = final == len(sent) == len(store.drawings(code, number))
-    answered = [p.answered_at - asked for p in crowd if p.answered_at is not None]
-    tapped = [p.sent_at - asked for p in crowd if p.sent_at is not None]
+    answered_s = [back - asked for _, _, back in crowd_results if back is not None]
+    tapped = [tap - asked for _, tap, _ in crowd_results if tap is not None]
     return {
         "code": code,
+        "client_processes": workers,
         "run_log_from": started,
-        "run_log_to": time.time(),
+        "run_log_to": plan["stop"],
         "phones": phones,
-        "joined": len(stats["joined"]),
+        "joined": sum(joined),
         "answers_sent": len(sent),
         "answers_stored": final,
         "answers_sent_within_s": round(max(tapped, default=float("nan")), 2),
-        "answers_back_within_s": round(max(answered, default=float("nan")), 2),
+        "answers_back_within_s": round(max(answered_s, default=float("nan")), 2),
         "every_answer_counted_once": exactly_once,
         "projector_session": stats.get("projector_session", ""),
         "projector_final_count": projector.shown[-1][1] if projector.shown else None,
@@ -436,6 +510,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", default="60,120,200,300,400")
     parser.add_argument("--join-seconds", type=float, default=10.0, help="the phones join within this")
     parser.add_argument("--answer-seconds", type=float, default=10.0, help="and answer within this")
+    parser.add_argument("--per-process", type=int, default=30, help="phones per client process")
     args = parser.parse_args(argv)
     configs = args.configs.split(",")
     results = []
