@@ -80,7 +80,9 @@ class TrainingSet:
         if small_integers:
             pieces = -(-n // KEY_PIECE)
             keyed = np.zeros((-(-n // pieces) * pieces, X.shape[1] + 2), dtype=np.float32)
-            keyed[:n, :-2], keyed[:n, -2], keyed[:n, -1] = -2.0 * n * X, n * squared_norms + np.arange(n), n
+            keyed[:n, :-2] = -2.0 * n * X
+            keyed[:n, -2] = n * squared_norms + np.arange(n)  # the index j in the key's low part
+            keyed[:n, -1] = n
             keyed[n:, -2] = 2**24
         return cls(X, metric, p, centre, X32, squared_norms, keyed)
 

@@ -74,12 +74,16 @@ class _Tiles:
 
     def __init__(self, Q: np.ndarray, X: np.ndarray, k: int, p: float, out: tuple) -> None:
         n, m, dims = len(X), len(Q), X.shape[1]
-        self.n, self.k, self.p, self.out, self.scratch = n, k, p, out, thread_scratch()
+        self.n, self.k, self.p = n, k, p
+        self.out = out  # the (distances, indices) arrays written query by query
+        self.scratch = thread_scratch()
         self.xs = np.append(X[:, 0], np.inf)
         self.ys = np.append(X[:, 1], np.inf) if dims > 1 else np.append(np.zeros(n), np.inf)
         qx, qy = Q[:, 0], (Q[:, 1] if dims > 1 else np.zeros(m))
         low, high = np.array([qx.min(), qy.min()]), np.array([qx.max(), qy.max()])
-        self.low, self.span, self.levels = low, high - low, int(min(15, np.ceil(np.log2(m) / 2) + 2))
+        self.low, self.span = low, high - low
+        # The deepest level has about 4√m cells a side (at most 2¹⁵): far more cells than queries.
+        self.levels = int(min(15, np.ceil(np.log2(m) / 2) + 2))
         cells = 2**self.levels
         scale = cells / np.where(self.span > 0, self.span, 1.0)
         code = _spread(np.clip(((qx - low[0]) * scale[0]).astype(np.int64), 0, cells - 1)) << 1
@@ -116,7 +120,9 @@ class _Tiles:
                 saving = q * counts * (1 - ((kth + h) / (kth + 2 * h)) ** 2)
             cut = (q >= 2) & (counts > k) & (level < self.levels)
             cut &= (q >= ALWAYS_CUT) | ~(saving < 4 * (SPLIT_COST * counts + TILE_COST))
-            leaves, children, chosen = [np.flatnonzero(~cut)], [], np.flatnonzero(cut)
+            leaves = [np.flatnonzero(~cut)]  # tiles answered at this level
+            children = []  # the quarters of the tiles cut, for the next level
+            chosen = np.flatnonzero(cut)
             chosen = chosen[np.argsort(counts[chosen], kind="stable")]
             codes = self.codes >> max(0, 2 * (self.levels - level - 1))
             for batch in _batches(counts[chosen], 4 * counts[chosen]):
