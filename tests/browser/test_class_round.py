@@ -115,6 +115,20 @@ def tap(phone, choice: str) -> None:
     phone.get_by_role("button", name=choice, exact=True).tap()
 
 
+def assert_axe_clean(page, what: str) -> None:
+    """axe-core on the page itself (the class's card, count, bars, the phone's page): no critical
+    or serious violation."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page.main_frame, options={"resultTypes": ["violations"], "iframes": False})
+    bad = [
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes'][:3]]}"
+        for v in results.response["violations"]
+        if v["impact"] in ("critical", "serious")
+    ]
+    assert not bad, f"{what}: {bad}"
+
+
 def check_csv(data: bytes, store, code: str, key: str, nickname: str) -> list[dict]:
     rows = list(csv.DictReader(io.StringIO(data.decode())))
     exported = store.export(code, key)
@@ -141,6 +155,7 @@ def run_round(browser, teacher_base: str, phone_bases: list[str], store, name: s
     # Large enough for the back row, and whole on the projector's screen.
     assert card["height"] >= 80 and card["y"] + card["height"] <= PROJECTOR["height"]
     screenshot(projector, f"class_{name}_projector_card")
+    assert_axe_clean(projector, "the projector's join card")
     # Another page keeps the class: the teacher's link stays in the address, the card on the page.
     projector.locator('[data-testid="stSidebarNav"] a', has_text="Home").click()
     projector.wait_for_url(re.compile(rf"class={code}.*teacher="), timeout=WAIT)
@@ -196,6 +211,8 @@ def run_round(browser, teacher_base: str, phone_bases: list[str], store, name: s
         verdict = "Right! The answer is" if pick == right else "Not this time"
         phone.get_by_text(verdict).wait_for()
     screenshot(projector, f"class_{name}_projector_revealed")
+    assert_axe_clean(projector, "the projector's revealed round")
+    assert_axe_clean(phones[4], "a phone told it was wrong")
     screenshot(phones[0], f"class_{name}_phone_right")
     screenshot(phones[4], f"class_{name}_phone_wrong")
 
