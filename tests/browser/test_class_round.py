@@ -314,8 +314,9 @@ def test_the_class_survives_a_server_restart_and_the_teacher_link_still_works():
 
         # The teacher's link on another device, after the restart: the same class, the step asked
         # at the top, its two answers, and the teacher's controls.
-        other = open_tab(browser, PROJECTOR)
-        other.goto(f"{base}/{PAGE}?{teacher_query}")
+        # A laptop's screen, not presenting.
+        other = open_tab(browser, {"width": 1440, "height": 900})
+        other.goto(f"{base}/{PAGE}?{teacher_query.replace('present=true&', '')}")
         assert other.get_by_test_id("class-code").inner_text(timeout=WAIT).strip() == code
         wait_count(other, 2)
         screenshot(other, "class_restart_projector")
