@@ -43,14 +43,23 @@ if __name__ == "__main__":  # Streamlit runs this file as the script of every pa
     page = st.navigation(PAGES)
     url.record_link()
     present.toggle()
-    if page.url_path != class_view.PHONE_PAGE:  # a teacher's controls, never on the phones' page
-        class_panel.sidebar(page.url_path)
+    teaching = page.url_path != class_view.PHONE_PAGE  # a teacher's controls, never on the phones' page
+    if teaching:
+        class_panel.take_link()
         class_panel.card(page.url_path)
     lesson.step_slot()  # the top of the page, for the "Try this" step just set up
+
+    def below_the_page() -> None:
+        """After every page's widgets: the teacher's class controls, below the page's own in the
+        sidebar (above them they pushed a presenting page's controls off a 1280×720 screen), and a
+        note for each link value Streamlit could not use."""
+        if teaching:
+            class_panel.sidebar(page.url_path)
+        url.note_ignored_params()
+
+    url.at_the_end(below_the_page)  # a page that stops early runs it before st.stop
     page.run()
-    # After every page's widgets: a note for each link value Streamlit could not use (a page that
-    # stops early calls it itself before st.stop).
-    url.note_ignored_params()
+    below_the_page()
 else:  # `streamlit run app.py` imports this file as the server: warm the lessons, then serve
     guard.install()  # no clear_cache from a browser; a widget value Streamlit cannot read is none
     memory.few_arenas()  # memory a busy lesson used goes back to the system (pages/_ui/memory.py)

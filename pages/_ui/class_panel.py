@@ -1,6 +1,6 @@
 """Class mode, the teacher's side: start a class, ask a "Try this" step, reveal, ask again, end.
 
-- **Start a class** (the sidebar of every lesson page, ``sidebar``) opens a room in the shared
+- **Start a class** (the sidebar of every lesson page, below its controls, ``sidebar``) opens a room in the shared
   store; the top of the page then shows the join card (``card``): the room code, its QR code and
   the link the phones open, ``<server>/join?room=CODE``.
 - The teacher's control is the room's secret key, kept in the teacher's own link
@@ -93,9 +93,10 @@ def question_of(page: str, i: int, step: Any) -> Question:
 # ---- the teacher's link ------------------------------------------------------------------
 
 
-def _adopt_link() -> None:
+def take_link() -> None:
     """Take the class from the teacher's link on a session's first run; afterwards keep the link
-    in the address (a page change drops query parameters no widget holds)."""
+    in the address (a page change drops query parameters no widget holds). Before the page (and
+    ``card``), so that the page's "Ask the class" buttons know the class."""
     held = st.session_state.get(_TEACHER)
     if held:
         if st.query_params.get(CODE_PARAM) != held[0] or st.query_params.get(KEY_PARAM) != held[1]:
@@ -172,8 +173,8 @@ def _export(teacher: Teacher) -> Callable[[], bytes]:
 
 
 def sidebar(page_path: str) -> None:
-    """The sidebar's class controls: "Start a class", or the class taught and "End the class"."""
-    _adopt_link()
+    """The sidebar's class controls: "Start a class", or the class taught and "End the class".
+    app.py writes them after the page, below the page's own controls (``take_link`` first)."""
     teacher = _held()
     with st.sidebar.container(key="class_box"):
         if teacher is None:

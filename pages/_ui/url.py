@@ -11,7 +11,7 @@ an old link, a hostile one) would silently show something else.
 ``start_page`` (called by ``ensure_app_shell`` at the top of every page) records the query
 parameters the run started with and keeps an empty slot at the top of the page;
 ``note_ignored_params`` (called by app.py after every page, and by ``stop`` for a page that
-stops early) compares them with
+stops early, with the rest of what app.py writes after the page) compares them with
 the values the widgets took and fills the slot with a note such as "ignored ``knn_k=abc`` from
 the link (not a valid value; using 5)". Values are shortened and shown as code spans: a link's
 text is shown as text, never as Markdown or HTML, and never raises. Only a link's values are
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
@@ -33,6 +34,7 @@ from classic.tables import CONTROL
 _AT_START = "_url_params_at_start"
 _BEFORE_APP = "_url_params_before_app"
 _SLOT = "_url_note_slot"
+_END = "_url_end_of_page"  # what app.py writes after the page (``at_the_end``)
 _READ = "_url_keys_read"  # the keys whose link value a run of this session has already taken
 SHOWN_CHARACTERS = 40
 SHOWN_NOTES = 5
@@ -196,11 +198,18 @@ def note_ignored_params() -> None:
     )
 
 
+def at_the_end(finish: Callable[[], None]) -> None:
+    """Set what this run writes after the page (app.py: the class controls, then
+    ``note_ignored_params``), for ``stop`` to write it too."""
+    st.session_state[_END] = finish
+
+
 def stop() -> None:
-    """``st.stop`` for a page that cannot go on, after the note on the link's ignored values.
+    """``st.stop`` for a page that cannot go on, after what app.py writes below every page (the
+    note on the link's ignored values; without app.py, the note alone).
 
     A stopped run never reaches app.py's call (``st.stop`` raises at the next element, so not
     even a ``finally`` there can still write the note).
     """
-    note_ignored_params()
+    st.session_state.get(_END, note_ignored_params)()
     st.stop()

@@ -1,7 +1,7 @@
 """The app shell in AppTest: navigation, the home page, and every page running."""
 
 import pytest
-from conftest import ROOT, assert_no_exception, open_page
+from conftest import ROOT, app_pages, assert_no_exception, open_page
 
 PAGES = {
     "perceptron": "Perceptron",
@@ -263,6 +263,30 @@ def test_a_page_that_stops_early_still_notes_the_ignored_link_values(page, stopp
     assert_no_exception(at)
     notes = [i.value for i in at.info if "could not be used" in i.value]
     assert len(notes) == 1 and f"`{bad}=abc`" in notes[0]
+
+
+def sidebar_labels(at) -> list[str]:
+    """The labels of the sidebar's widgets, top to bottom."""
+    return [node.label for node in at.sidebar if getattr(node, "label", None)]
+
+
+@pytest.mark.parametrize(
+    ("page", "params"),
+    [
+        *[(page.file, {}) for page in app_pages(menu_only=True)],
+        ("decision-tree", {"tree_data": "Upload a CSV"}),  # stops early: no file yet
+        ("knn", {"knn_data": "Your points", "knn_user_points": "0_0_0"}),  # stops: one class
+    ],
+)
+def test_start_a_class_is_below_the_pages_own_controls_on_every_page(page, params):
+    """The teacher's "Start a class" is in the sidebar of every page, a page that stops early
+    too, and last: above the page's controls it pushed the tree page's Data menu to y = 769 px,
+    off a 1280×720 projector (tests/browser/test_decision_tree_browser.py)."""
+    at = open_page(page, params=params, try_this=False)
+    assert_no_exception(at)
+    labels = sidebar_labels(at)
+    assert labels[-1] == "Start a class" and labels.count("Start a class") == 1
+    assert labels[0] == "Presentation mode"
 
 
 @pytest.mark.parametrize(
