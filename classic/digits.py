@@ -23,6 +23,8 @@ protocol of 800 training and 793 test digits). The ladder climbs from there, one
 
 from __future__ import annotations
 
+import copy
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -30,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from classic import evaluation
+from classic import _digits_search, evaluation
 from classic._validation import Estimator, check_array, check_is_fitted, check_labels, is_sparse
 from classic.knn import METRICS, WEIGHTS, KNNClassifier, vote
 
@@ -67,12 +69,15 @@ def ink(rgba: Any) -> np.ndarray | None:
     return 1.0 - image if inverted else image
 
 
+@functools.lru_cache(maxsize=512)  # boxes repeat their sizes (the sheared copies: 3000 boxes, 150 sizes)
 def _area_weights(n_in: int, n_out: int) -> np.ndarray:
     """Matrix (n_out × n_in): output cell i averages the input pixels it overlaps, by overlap."""
     edges = np.linspace(0.0, n_in, n_out + 1)
     pixels = np.arange(n_in)
     overlap = np.clip(np.minimum(edges[1:, None], pixels + 1) - np.maximum(edges[:-1, None], pixels), 0, None)
-    return overlap / overlap.sum(axis=1, keepdims=True)
+    weights = overlap / overlap.sum(axis=1, keepdims=True)
+    weights.flags.writeable = False  # shared by every call
+    return weights
 
 
 def stretch(coverage: np.ndarray, size: int = SIZE) -> np.ndarray:
@@ -221,9 +226,22 @@ def sheared(grids: Any, shear: float, scale: int = 4) -> np.ndarray:
     Drawn at ``scale`` times the size, each row is moved right by ``shear`` × its height below
     the centre (a positive shear leans the top left), then the ink is cropped, stretched to 16×16
     and thresholded by :func:`grid_from_ink`, so a copy is what the same digit written with
-    another slant would give.
+    another slant would give. Each digit's copy depends on that digit alone.
     """
     images = np.asarray(grids, dtype=np.float64).reshape(-1, SIZE, SIZE)
+    # 64 digits at a time: their enlarged images (2 MB) stay in the cache (all at once: 3× slower)
+    parts = [_sheared_part(images[start : start + 64], shear, scale) for start in range(0, len(images), 64)]
+    return np.vstack(parts) if parts else np.zeros((0, SIZE * SIZE), dtype=np.uint8)
+
+
+@functools.lru_cache(maxsize=2)
+def _sheared_both(grid_bytes: bytes, shear: float) -> tuple[np.ndarray, np.ndarray]:
+    """Both sheared copies of the digits whose cells (float64) these bytes hold (see :func:`sheared`)."""
+    grids = np.frombuffer(grid_bytes, dtype=np.float64).reshape(-1, SIZE * SIZE)
+    return sheared(grids, shear), sheared(grids, -shear)
+
+
+def _sheared_part(images: np.ndarray, shear: float, scale: int) -> np.ndarray:
     big = images.repeat(scale, axis=1).repeat(scale, axis=2)
     n = SIZE * scale
     room = int(np.ceil(abs(shear) * n / 2)) + 1
@@ -234,13 +252,17 @@ def sheared(grids: Any, shear: float, scale: int = 4) -> np.ndarray:
         part = move - whole
         for step, weight in ((whole, 1.0 - part), (whole + 1, part)):
             out[:, row] += weight * np.roll(big[:, row], step, axis=1)
-    return np.array([grid_from_ink(image).ravel() for image in out], dtype=np.uint8)
+    return np.array([grid_from_ink(image).ravel() for image in out], dtype=np.uint8).reshape(-1, SIZE * SIZE)
 
 
 def shift_distances(queries: np.ndarray, train: np.ndarray, train_norms: np.ndarray) -> np.ndarray:
-    """Squared shift distance: min over the 9 one-cell shifts s of the query of |s(x) − t|²."""
+    """Squared shift distance: min over the 9 one-cell shifts s of the query of |s(x) − t|².
+
+    The products are taken in ``train``'s precision: float32 is exact (and twice as fast) for
+    0/1 pixels, whose products are small integers."""
     images = queries.reshape(-1, SIZE, SIZE)
     moved = np.stack([shifted(images, dy, dx).reshape(len(images), -1) for dy, dx in SHIFTS])
+    moved = moved.astype(np.result_type(train.dtype, np.float32), copy=False)
     squared = np.einsum("sqd,sqd->sq", moved, moved)[:, :, None] + train_norms - 2.0 * (moved @ train.T)
     return np.maximum(squared.min(axis=0), 0.0)
 
@@ -305,7 +327,8 @@ class DigitClassifier(Estimator):
 
     The defaults are the post's plain k-NN, which takes rows of any length (scikit-learn's 8×8
     digits too); blur and the invariances need 16×16 grids (rows of 256). Attributes: ``classes_``, ``n_features_in_``,
-    ``features_`` (the training rows as the distance sees them), ``tangents_`` (tangent planes).
+    ``features_`` (the training rows as the distance sees them), ``tangents_`` (each row's tangent
+    plane, (n, 7, 256): its directions as rows) and ``plane_dots_`` (each plane's directions · the row).
     """
 
     def __init__(
@@ -371,11 +394,28 @@ class DigitClassifier(Estimator):
         """Prepare the training digits (rows of 256 pixels) for the chosen distance. Returns self."""
         self._check_params()
         grids = self._rows(X, smooth=False)
-        _, self.classes_, self.y_ = check_labels(y, len(grids), self)
-        self.origin_ = np.arange(len(grids))  # the training digit each row was made from
-        if self.shear:
-            grids = np.vstack([grids, sheared(grids, self.shear), sheared(grids, -self.shear)])
-            self.y_, self.origin_ = np.tile(self.y_, 3), np.tile(self.origin_, 3)
+        _, self.classes_, y = check_labels(y, len(grids), self)
+        copies = [sheared(grids, self.shear), sheared(grids, -self.shear)] if self.shear else []
+        return self._prepare(grids, y, copies)
+
+    def _fit_once(self, X: np.ndarray, y: np.ndarray) -> DigitClassifier:
+        """``fit``, with the sheared copies of these digits remembered (the ladder and the page's
+        settings share them: 1.2 s per shear for Semeion's 1593 digits)."""
+        self._check_params()
+        grids = self._rows(X, smooth=False)
+        _, self.classes_, labels = check_labels(y, len(grids), self)
+        copies = (
+            list(_sheared_both(np.asarray(grids, dtype=np.float64).tobytes(), self.shear))
+            if self.shear
+            else []
+        )
+        return self._prepare(grids, labels, copies)
+
+    def _prepare(self, grids: np.ndarray, y: np.ndarray, copies: list[np.ndarray]) -> DigitClassifier:
+        """Fit on checked grids, their labels (indices into ``classes_``) and their sheared copies."""
+        self.y_ = np.tile(y, 1 + len(copies))
+        self.origin_ = np.tile(np.arange(len(grids)), 1 + len(copies))  # the digit each row was made from
+        grids = np.vstack([grids, *copies]) if copies else grids
         self.features_ = blur(grids, self.blur) if self.blur else grids
         if self.k > len(self.features_):
             n = len(self.features_)
@@ -383,13 +423,38 @@ class DigitClassifier(Estimator):
                 f"k={self.k} is larger than the training set ({n} sample{'s' * (n > 1)} of digits)"
             )
         self.n_features_in_ = self.features_.shape[1]
+        self.norms_ = np.einsum("ij,ij->i", self.features_, self.features_)
+        binary = self.invariance != "none" and np.array_equal(self.features_, self.features_.astype(bool))
+        self.pixels32_ = self.features_.astype(np.float32) if binary else None  # exact: see shift_distances
+        self.tangents_ = self.plane_dots_ = None
+        if self.invariance == "tangent":
+            self.tangents_ = np.ascontiguousarray(np.swapaxes(tangent_vectors(self.features_), 1, 2))
+            self.plane_dots_ = np.einsum("nrd,nd->nr", self.tangents_, self.features_)
+        return self._fit_search()
+
+    def _fit_search(self) -> DigitClassifier:
         if self.invariance == "none":
             self.knn_ = KNNClassifier(k=int(self.k), metric=self.metric, weights=self.weights).fit(
                 self.features_, self.y_
             )
-        self.norms_ = np.einsum("ij,ij->i", self.features_, self.features_)
-        self.tangents_ = tangent_vectors(self.features_) if self.invariance == "tangent" else None
         return self
+
+    def _restricted(self, rows: np.ndarray) -> DigitClassifier:
+        """This fitted model as if fitted on its training digits ``rows`` alone (and their copies).
+
+        The same model as ``fit(X[rows], y[rows])``, row for row: every digit's features, copies and
+        tangent plane depend on that digit alone, so the post's five splits share one preparation.
+        """
+        n = len(self.origin_) // (3 if self.shear else 1)
+        keep = np.concatenate([rows + n * copy for copy in range(len(self.origin_) // n)])
+        model = copy.copy(self)
+        _, model.classes_, model.y_ = check_labels(self.classes_[self.y_[keep]], len(keep), self)
+        model.origin_ = np.tile(np.arange(len(rows)), len(keep) // len(rows))
+        model.features_, model.norms_ = self.features_[keep], self.norms_[keep]
+        model.pixels32_ = None if self.pixels32_ is None else self.pixels32_[keep]
+        if self.tangents_ is not None:
+            model.tangents_, model.plane_dots_ = self.tangents_[keep], self.plane_dots_[keep]
+        return model._fit_search()
 
     def kneighbors(self, X: Any, k: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Distances and training indices of the k nearest digits to each row, nearest first."""
@@ -399,20 +464,26 @@ class DigitClassifier(Estimator):
             raise ValueError(f"k must be between 1 and {len(self.features_)}; got {k}")
         queries = self._rows(X, self.n_features_in_)
         if self.invariance == "none":
-            distances, indices = self.knn_.kneighbors(queries, k)
+            found = _digits_search.nearest(queries, self.features_, k, self.metric)
+            distances, indices = self.knn_.kneighbors(queries, k) if found is None else found
             return distances, self.origin_[indices]
         distances, indices = np.empty((len(queries), k)), np.empty((len(queries), k), dtype=np.int64)
         for start in range(0, len(queries), 32):  # 32 queries × (9 shifts × n, or 50 planes) at a time
             block = queries[start : start + 32]
-            squared = shift_distances(block, self.features_, self.norms_)
+            pixels = self.pixels32_ is not None and np.array_equal(block, block.astype(bool))
+            squared = shift_distances(block, self.pixels32_ if pixels else self.features_, self.norms_)
             m = k if self.invariance == "shifts" else min(max(k, int(self.candidates)), squared.shape[1])
             near = np.argpartition(squared, m - 1, axis=1)[:, :m] if m < squared.shape[1] else None
             if near is None:
                 near = np.broadcast_to(np.arange(squared.shape[1]), squared.shape)
             if self.invariance == "tangent":
-                planes = tangent_vectors(block)
-                squared = two_sided_tangent_distances(
-                    block, planes, self.features_[near], self.tangents_[near]
+                squared = _digits_search.tangent_distances(
+                    block,
+                    tangent_vectors(block),
+                    self.features_[near],
+                    self.norms_[near],
+                    self.tangents_[near],
+                    self.plane_dots_[near],
                 )
             else:
                 squared = np.take_along_axis(squared, near, axis=1)
@@ -499,11 +570,23 @@ def protocol_neighbours(
     indices into ``X``). The weights play no part: :func:`protocol_votes` applies them."""
     X, y = check_array(np.reshape(X, (len(X), -1))), np.asarray(y)  # 16×16 grids flattened
     tests, distances, indices = [], [], []
+    prepared = DigitClassifier(**{**params, "k": 1})._fit_once(X, y)  # every digit, for every split
     for train, test in protocol_splits(len(y), seeds):
-        model = DigitClassifier(**{**params, "k": 1}).fit(X[train], y[train])
-        found, near = model.kneighbors(X[test], k_max)
+        found, near = prepared._restricted(train).kneighbors(X[test], k_max)
         tests.append(test), distances.append(found), indices.append(train[near])
     return np.array(tests), np.array(distances), np.array(indices)
+
+
+def evaluation_searches() -> list[tuple[str, float, float, str]]:
+    """Every neighbour search the /digits Evaluation can ask for: (metric, blur, shear, invariance)
+    (the invariances need the Euclidean metric; k and the weights only re-vote)."""
+    return [
+        (metric, blur, shear, invariance)
+        for metric in METRICS
+        for blur in (0.0, 1.0)
+        for shear in (0.0, SHEAR)
+        for invariance in (INVARIANCES if metric == "euclidean" else ("none",))
+    ]
 
 
 def protocol_votes(y: Any, distances: np.ndarray, indices: np.ndarray, k_values, weights="uniform"):

@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 from strokes import STYLES, drawings, render_squares, styled
 
-from classic import datasets, digits
+from classic import _digits_search, datasets, digits
 from classic._validation import NotFittedError
+from classic.knn import KNNClassifier
 from classic.viz import digits as view
 from classic.viz import theme
 
@@ -133,6 +134,57 @@ def test_two_sided_tangent_distance_is_the_least_squares_residual():
         coef = np.linalg.lstsq(A, -d, rcond=None)[0]
         assert got[j - 1] == pytest.approx(((d + A @ coef) ** 2).sum(), rel=1e-4, abs=1e-6)
         assert got[j - 1] <= (d**2).sum()
+
+
+def test_the_fast_tangent_distance_is_the_readable_one(data_home):
+    """The protocol's batched version (inner products, a 7 × 7 Schur complement) against the 14 × 14
+    Gram system the page shows, on Semeion digits and their candidates."""
+    X, _ = datasets.load_semeion(data_home)
+    smooth = digits.blur(X[:120], 1.0)
+    planes = digits.tangent_vectors(smooth)
+    rows = np.ascontiguousarray(np.swapaxes(planes, 1, 2))
+    near = np.random.default_rng(3).integers(20, 120, (20, 30))
+    readable = digits.two_sided_tangent_distances(smooth[:20], planes[:20], smooth[near], planes[near])
+    fast = _digits_search.tangent_distances(
+        smooth[:20],
+        planes[:20],
+        smooth[near],
+        np.einsum("ij,ij->i", smooth, smooth)[near],
+        rows[near],
+        np.einsum("nrd,nd->nr", rows, smooth)[near],
+    )
+    np.testing.assert_allclose(fast, readable, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("blur", [0.0, 1.0])
+@pytest.mark.parametrize("metric", ["cosine", "manhattan", "hamming", "chebyshev"])
+def test_the_fast_search_is_brute_force_bit_for_bit(semeion, metric, blur):
+    """The digits' search by one matrix product (where one gives the metric) finds what measuring
+    every pair finds: the same distances and indices, ties to the lower index."""
+    X, y = semeion
+    train, queries = digits.blur(X[:400], blur), digits.blur(X[1000:1080], blur)
+    brute = KNNClassifier(k=50, metric=metric).fit(train, y[:400]).kneighbors(queries)
+    fast = _digits_search.nearest(queries, train, 50, metric)
+    if blur and metric != "cosine":
+        assert fast is None  # no product gives it: the caller measures every pair
+        return
+    np.testing.assert_array_equal(fast[0], brute[0])
+    np.testing.assert_array_equal(fast[1], brute[1])
+
+
+@pytest.mark.parametrize("blur", [0.0, 1.0])
+def test_a_model_restricted_to_some_digits_is_the_model_fitted_on_them(semeion, blur):
+    """The protocol prepares every digit once (copies, blur, tangent planes) and keeps each split's."""
+    X, y = semeion
+    params = {"k": 3, "blur": blur, "invariance": "tangent", "shear": digits.SHEAR}
+    everything = digits.DigitClassifier(**params)._fit_once(X[:300], y[:300])
+    rows = np.random.default_rng(4).permutation(300)[:120]
+    fitted, restricted = digits.DigitClassifier(**params).fit(X[rows], y[rows]), everything._restricted(rows)
+    names = ("features_", "norms_", "pixels32_", "tangents_", "plane_dots_", "y_", "origin_", "classes_")
+    for name in names:
+        np.testing.assert_array_equal(getattr(restricted, name), getattr(fitted, name), err_msg=name)
+    for got, expected in zip(restricted.kneighbors(X[300:340]), fitted.kneighbors(X[300:340]), strict=True):
+        np.testing.assert_array_equal(got, expected)
 
 
 def test_tangent_planes_are_orthonormal():
@@ -414,6 +466,12 @@ def default_model(semeion):
 # narrowed copies fixed these without breaking others (issue 26): they stay marked until one does.
 # The sheared copies at k = 1 (the default) fixed the open 4 (81% → 94%), the plain 7 (88% → 100%)
 # and the 1 with a flag (88% → 94%); the 1 with a short flag rose from 31% to 56%, not enough.
+# Tried since (issue 26), none kept: the tangent distance without its thickening direction, so that
+# a narrow drawing's thick stem (stretched 3×) counts: short flag 62%, but the open 4 falls to 75%.
+# The aspect ratio cannot be learned from the data at hand: Semeion's 7s have thicker stems than
+# its 1s (median horizontal run in the lower half 3.9 against 3.2 cells; the drawn short-flag 1s:
+# 4.1), so stroke thickness holds no trace of the width it lost, and scikit-learn's 8×8 digits
+# (optdigits) are size-normalised too (median width/height 0.62 for its 1s and for its 7s).
 STILL_MISREAD = {
     "1 with a short flag": "56%: read as 7 (6 of 16) or 9 (1)",
 }

@@ -1,0 +1,125 @@
+"""The digits' nearest-neighbour search by the metrics other than Euclidean, fast where a user waits.
+
+The /digits Evaluation finds the 50 nearest of 800 to 2400 training digits for 5 × 793 test
+digits. Measuring every pair exactly (``classic.distances``: a difference per pixel) took up to
+4 s of CPU (tests/benchmarks/bench_digits.py); here one matrix product ranks them all:
+
+- **cosine**: 1 − u·v for rows scaled to unit length;
+- **0/1 pixels** (the digits without blur): the pixels that differ number c = |a| + |b| − 2 a·b,
+  exact integers, so Manhattan is c, Hamming c / 256 and Chebyshev 1 when c > 0.
+
+(Euclidean has its own fast path, ``classic._search``; Manhattan, Chebyshev and Hamming on blurred
+digits have no product and are measured pair by pair.) The tangent distance's batched version,
+:func:`tangent_distances`, is here too.
+
+The ranking picks each row's candidates, the k-th smallest value plus twice the product's
+rounding (ties at the k-th place included); these alone are measured exactly by
+:func:`classic.distances.distances` and sorted by (distance, index). The answer is the brute-force
+search's (:meth:`classic.knn.KNNClassifier.kneighbors`) bit for bit: tests/test_digits.py checks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from classic._search import _smallest
+from classic.distances import distances
+
+SCREEN_ERROR = 1e-9  # far above a float64 product's rounding on 256 pixels in [0, 1] (about 1e-13)
+BINARY_METRICS = {  # metric: its distance from the number of differing 0/1 pixels c, of d
+    "manhattan": lambda c, d: c,
+    "hamming": lambda c, d: c / d,
+    "chebyshev": lambda c, d: (c > 0).astype(np.float64),
+}
+
+
+def _unit(rows: np.ndarray) -> np.ndarray:
+    norms = np.sqrt(np.einsum("ij,ij->i", rows, rows))[:, None]
+    return np.divide(rows, norms, out=np.zeros_like(rows), where=norms > 0)
+
+
+def ranking(queries: np.ndarray, train: np.ndarray, metric: str) -> tuple[np.ndarray, bool] | None:
+    """Every query's distance to every training row from one matrix product, and whether it is
+    exact; None when no product gives this metric on these rows (the caller measures them all)."""
+    queries, train = np.asarray(queries, dtype=np.float64), np.asarray(train, dtype=np.float64)
+    if metric == "cosine":
+        return 1.0 - _unit(queries) @ _unit(train).T, False
+    binary = all(np.array_equal(rows, rows.astype(bool)) for rows in (queries, train))
+    if metric not in BINARY_METRICS or not binary:
+        return None
+    differ = queries.sum(axis=1)[:, None] + train.sum(axis=1) - 2.0 * (queries @ train.T)
+    return BINARY_METRICS[metric](differ, train.shape[1]), True
+
+
+def nearest(
+    queries: np.ndarray, train: np.ndarray, k: int, metric: str
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """The k nearest training rows of each query, (distances, indices) sorted by (distance, index),
+    or None when :func:`ranking` has no product for this metric (then measure every pair)."""
+    queries, train = np.asarray(queries, dtype=np.float64), np.asarray(train, dtype=np.float64)
+    ranked = ranking(queries, train, metric)
+    if ranked is None:
+        return None
+    values, exact = ranked
+    if exact:  # the product is the distance: the k smallest, ties to the lower index
+        chosen = _smallest(values, k)
+        found = np.take_along_axis(values, chosen, axis=1)
+        order = np.argsort(found, axis=1, kind="stable")
+        return np.take_along_axis(found, order, axis=1), np.take_along_axis(chosen, order, axis=1)
+    kth = np.partition(values, k - 1, axis=1)[:, k - 1 : k]
+    return _measured(queries, train, k, metric, values, kth + 2 * SCREEN_ERROR)
+
+
+def _measured(
+    queries: np.ndarray, train: np.ndarray, k: int, metric: str, values: np.ndarray, limit: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The k nearest among each row's candidates (``values`` ≤ ``limit``), measured exactly."""
+    inside = values <= limit
+    found, indices = np.empty((len(queries), k)), np.empty((len(queries), k), dtype=np.int64)
+    for start in range(0, len(queries), 64):  # 64 queries' candidates: a few MB
+        rows = slice(start, start + 64)
+        count = inside[rows].sum(axis=1)[:, None]
+        # Each row's candidates first (in index order); the padding after them is never chosen.
+        candidates = np.argsort(~inside[rows], axis=1, kind="stable")[:, : count.max()]
+        measured = distances(queries[rows, None, :], train[candidates], metric)
+        measured[np.arange(candidates.shape[1]) >= count] = np.inf
+        order = np.lexsort((candidates, measured), axis=1)[:, :k]
+        found[rows] = np.take_along_axis(measured, order, axis=1)
+        indices[rows] = np.take_along_axis(candidates, order, axis=1)
+    return found, indices
+
+
+def tangent_distances(
+    x: np.ndarray,
+    Tx: np.ndarray,
+    t: np.ndarray,
+    t_norms: np.ndarray,
+    planes: np.ndarray,
+    plane_dots: np.ndarray,
+) -> np.ndarray:
+    """:func:`classic.digits.two_sided_tangent_distances` for a batch of queries, each with its m
+    candidates, from inner products only (a few matrix products per query, not one per pair).
+
+    ``x`` (b, 256) and ``Tx`` (b, 256, r) the queries and their orthonormal planes; ``t`` (b, m, 256)
+    the candidates, ``t_norms`` (b, m) their |t|², ``planes`` (b, m, r, 256) their planes' rows and
+    ``plane_dots`` (b, m, r) = Ttᵀ t. With u = Txᵀ d, v = Ttᵀ d, C = Txᵀ Tt and G's ridge ε, the
+    residual is |d|² − |u|²/(1+ε) − wᵀ S⁻¹ w, w = v − Cᵀu/(1+ε), S = (1+ε) I − CᵀC/(1+ε): the
+    14 × 14 system of the readable version by its Schur complement, 7 × 7.
+    """
+    b, m, r = planes.shape[:3]
+    rows = planes.reshape(b, m * r, -1)  # float32 (as the planes are kept): half the memory to read
+    Ttx = (rows @ x[:, :, None].astype(rows.dtype)).reshape(b, m, r).astype(np.float64)  # Ttᵀ x
+    Ct = (rows @ Tx.astype(rows.dtype)).reshape(b, m, r, r).astype(np.float64)  # Ttᵀ Tx = Cᵀ
+    x, Tx = x.astype(np.float64), Tx.astype(np.float64)
+    xt = (t @ x[:, :, None])[..., 0]  # (b, m): x·t
+    Txt = t @ Tx  # (b, m, r): Txᵀ t
+    u = np.einsum("bdr,bd->br", Tx, x)[:, None, :] - Txt
+    v = Ttx - plane_dots
+    d2 = np.einsum("bd,bd->b", x, x)[:, None] + t_norms - 2.0 * xt
+    ridge = 1.0 + 1e-6
+    w = v - (Ct @ u[..., None])[..., 0] / ridge
+    S = ridge * np.eye(r) - Ct @ np.swapaxes(Ct, -1, -2) / ridge
+    projected = np.einsum("bmr,bmr->bm", u, u) / ridge + np.einsum(
+        "bmr,bmr->bm", w, np.linalg.solve(S, w[..., None])[..., 0]
+    )
+    return np.maximum(d2 - projected, 0.0)
