@@ -10,8 +10,10 @@ digits. Measuring every pair exactly (``classic.distances``: a difference per pi
 - **Manhattan and Chebyshev on blurred digits** (no product gives them): every difference in
   float32, with a bound on its rounding.
 
-(Euclidean has its own fast path, ``classic._search``; Hamming on blurred digits, where almost
-every pixel differs, is measured pair by pair.) The tangent distance's batched version,
+- **Hamming on blurred digits**: the coordinates a query shares exactly with a row, found column
+  by column by sorting (almost none: nearly every distance is 1).
+
+(Euclidean has its own fast path, ``classic._search``.) The tangent distance's batched version,
 :func:`tangent_distances`, is here too.
 
 The ranking picks each row's candidates, the k-th smallest value plus twice the ranking's
@@ -51,7 +53,24 @@ def ranking(queries: np.ndarray, train: np.ndarray, metric: str) -> tuple[np.nda
         return BINARY_METRICS[metric](differ, train.shape[1]), 0.0
     if metric in SINGLE_METRICS:
         return _single_precision(queries, train, metric)
-    return None
+    equal = _equal_counts(queries, train) if metric == "hamming" else None
+    return None if equal is None else ((train.shape[1] - equal) / train.shape[1], 0.0)
+
+
+def _equal_counts(queries: np.ndarray, train: np.ndarray, most: int = 4) -> np.ndarray | None:
+    """How many coordinates each query shares exactly with each training row, found column by
+    column by sorting (blurred digits share almost none); None past ``most`` shares a pair."""
+    equal = np.zeros((len(queries), len(train)), dtype=np.int64)
+    for column, values in zip(train.T, queries.T, strict=True):
+        order = np.argsort(column, kind="stable")
+        low, high = np.searchsorted(column[order], values), np.searchsorted(column[order], values, "right")
+        counts = high - low
+        if counts.sum() > most * len(train):
+            return None
+        rows = np.repeat(np.arange(len(queries)), counts)
+        at = np.repeat(low - (np.cumsum(counts) - counts), counts) + np.arange(counts.sum())
+        equal[rows, order[at]] += 1  # each (query, row) pair at most once per column
+    return equal
 
 
 # Manhattan and Chebyshev on blurred digits have no product: their differences are taken in float32
