@@ -107,6 +107,21 @@ def _hamming(A: np.ndarray, B: np.ndarray, p: None) -> np.ndarray:
     return (A != B).mean(axis=-1)
 
 
+def _hamming_unsuited(X: np.ndarray) -> str | None:
+    """Hamming counts differing coordinates, which suits categorical or binary data only: on
+    continuous coordinates two points almost never share a value, every distance is 1 and every
+    vote a tie. Data count as categorical when each feature takes at most ``HAMMING_MAX_VALUES``
+    distinct values. Returns why not, or None."""
+    distinct = max(len(np.unique(column)) for column in X.reshape(len(X), -1).T)
+    if distinct <= HAMMING_MAX_VALUES:
+        return None
+    return (
+        f"Hamming distance counts the coordinates that differ, which suits categorical or binary "
+        f"data; these features are continuous (up to {distinct} distinct values), so almost every "
+        f"pair of points differs in every coordinate and nearly every distance is 1."
+    )
+
+
 def _cosine(A: np.ndarray, B: np.ndarray, p: None) -> np.ndarray:
     # Each vector is divided by its largest coordinate's power of two first, which changes no
     # angle and keeps the squares and products finite.
@@ -125,10 +140,12 @@ class Metric:
     """One entry of :data:`METRIC_REGISTRY`: ``distance(A, B, p)`` between broadcastable point
     arrays (features on the last axis), exact float64; and, for a Minkowski metric, its exponent
     ``minkowski`` (``"p"``: the exponent the caller gives), which ``distance`` receives as p.
-    The k-d tree and the query tiles work for Minkowski metrics only."""
+    The k-d tree and the query tiles work for Minkowski metrics only. ``unsuited(X)``, if given,
+    says why the metric means nothing on the data X (None when it does: :func:`metric_suits`)."""
 
     distance: Callable[[np.ndarray, np.ndarray, Any], np.ndarray]
     minkowski: float | str | None = None
+    unsuited: Callable[[np.ndarray], str | None] | None = None
 
 
 # Every metric k-NN knows, by name, in the order the pages list them (as scikit-learn's
@@ -139,7 +156,7 @@ METRIC_REGISTRY: dict[str, Metric] = {
     "chebyshev": Metric(_minkowski, np.inf),
     "minkowski": Metric(_minkowski, "p"),
     "cosine": Metric(_cosine),
-    "hamming": Metric(_hamming),
+    "hamming": Metric(_hamming, unsuited=_hamming_unsuited),
 }
 METRICS = tuple(METRIC_REGISTRY)
 
@@ -174,19 +191,11 @@ def pairwise_distances(A: Any, B: Any, metric: str = "euclidean", p: float = 2) 
 def metric_suits(metric: str, X: Any) -> tuple[bool, str]:
     """Whether ``metric`` means something on the data X, and why not when it does not.
 
-    Hamming counts differing coordinates, which suits categorical or binary data only: on
-    continuous coordinates two points almost never share a value, every distance is 1 and every
-    vote a tie. Data count as categorical when each feature takes at most
-    ``HAMMING_MAX_VALUES`` distinct values. Every other metric suits any numeric data.
-    Returns ``(True, "")`` or ``(False, reason)``.
+    Asks the metric's ``unsuited`` check in :data:`METRIC_REGISTRY` (only Hamming has one: see
+    :func:`_hamming_unsuited`); every other metric suits any numeric data. Returns
+    ``(True, "")`` or ``(False, reason)``.
     """
     X = np.asarray(X, dtype=np.float64)
-    if metric == "hamming" and X.size:
-        distinct = max(len(np.unique(column)) for column in X.reshape(len(X), -1).T)
-        if distinct > HAMMING_MAX_VALUES:
-            return False, (
-                f"Hamming distance counts the coordinates that differ, which suits categorical or binary "
-                f"data; these features are continuous (up to {distinct} distinct values), so almost every "
-                f"pair of points differs in every coordinate and nearly every distance is 1."
-            )
-    return True, ""
+    unsuited = getattr(METRIC_REGISTRY.get(metric), "unsuited", None)
+    reason = unsuited(X) if unsuited is not None and X.size else None
+    return (False, reason) if reason else (True, "")
