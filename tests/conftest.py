@@ -325,6 +325,44 @@ def wait_for_app(page, timeout: float = 60_000) -> None:
     page.wait_for_timeout(300)
 
 
+# Resolves once the main area's figures are drawn (each Vega-Lite chart has its canvas or SVG,
+# each browser player has set data-drawn) and their boxes have not moved for ``still`` ms, or
+# after ``limit`` ms (false) whatever they do.
+SETTLED_JS = """async ([still, limit]) => {
+  const started = performance.now(), sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const main = () => document.querySelector('[data-testid="stMain"]');
+  const layout = () => {
+    const root = main();
+    if (!root) return null;
+    if ([...root.querySelectorAll('.vega-embed')].some((e) => !e.querySelector('canvas, svg'))) return null;
+    const hosts = [...root.querySelectorAll('*')].filter((e) => e.shadowRoot);
+    if (hosts.some((h) => h.shadowRoot.querySelector('.pc:not([data-drawn]), .knn:not([data-drawn]), '
+                                                   + '.tree-player:not([data-drawn])'))) return null;
+    const parts = root.querySelectorAll('.vega-embed, iframe, canvas, img, [data-testid^="stBidiComponent"], '
+                                        + '[data-testid="stGraphVizChart"], [data-testid="stSidebarUserContent"]');
+    return [...parts].map((e) => { const r = e.getBoundingClientRect();
+      return [r.x, r.y, r.width, r.height].map(Math.round).join(','); }).join(';');
+  };
+  let last = null, since = performance.now();
+  while (performance.now() - started < limit) {
+    const now = layout();
+    if (now === null || now !== last) { last = now; since = performance.now(); }
+    else if (performance.now() - since >= still) return true;
+    await sleep(50);
+  }
+  return false;
+}"""
+
+
+def wait_for_layout(page, still_ms: float = 300, limit_ms: float = 10_000) -> bool:
+    """After ``wait_for_app``: wait until the figures are drawn and have stopped moving (charts
+    and players lay themselves out after the script ends), at most ``limit_ms``; whether they
+    settled."""
+    return evaluate_with_timeout(
+        page, SETTLED_JS, [still_ms, limit_ms], ms=limit_ms + 5000, what="the figures to settle"
+    )
+
+
 def evaluate_with_timeout(target, js: str, arg=None, ms: float = 20_000, what: str = "the promise"):
     """``target.evaluate(js, arg)`` (a page or a locator) for a ``js`` that returns a promise, raced
     against a timer inside the page: after ``ms`` it rejects with a message naming ``what``.

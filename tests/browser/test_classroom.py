@@ -16,7 +16,14 @@ import re
 from urllib.parse import urlencode
 
 import pytest
-from conftest import SCREENSHOTS, app_pages, assert_no_exception_box, screenshot, wait_for_app
+from conftest import (
+    SCREENSHOTS,
+    app_pages,
+    assert_no_exception_box,
+    screenshot,
+    wait_for_app,
+    wait_for_layout,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -90,7 +97,7 @@ def open_presenting(page, server: str, path: str, params: dict | None = None) ->
     """Open /<path> in presentation mode (``present=1`` and ``params`` in the link), ready."""
     page.goto(f"{server}/{path}?{urlencode({'present': '1', **(params or {})})}")
     wait_for_app(page, timeout=120_000)
-    page.wait_for_timeout(1500)  # charts and players lay themselves out after the script ends
+    wait_for_layout(page)  # charts and players lay themselves out after the script ends
     assert_no_exception_box(page)
 
 

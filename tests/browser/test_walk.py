@@ -12,7 +12,7 @@ until the app is idle (a bounded wait) and checks that
 - no "Some settings in this link could not be used" note shows: no action of the walk puts a
   bad value in the URL, so every value there is the app's own.
 
-The pages come from app.py's navigation. CI walks ``WALK_STEPS`` actions (25) a page and mode
+The pages come from app.py's navigation. CI walks ``WALK_STEPS`` actions (50) a page and mode
 with seed ``WALK_SEED`` (1). On demand, thousands of actions and other seeds::
 
     WALK_SEED=7 WALK_STEPS=1000 python3 -m pytest tests/browser/test_walk.py
@@ -48,7 +48,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 XDIST_SPREAD = True
 
 SEEDS = [int(s) for s in os.environ.get("WALK_SEED", "1").split(",") if s.strip()]
-STEPS = int(os.environ.get("WALK_STEPS", "25"))
+STEPS = int(os.environ.get("WALK_STEPS", "50"))
 MODES = [m for m in os.environ.get("WALK_MODES", "normal,present").split(",") if m.strip()]
 IDLE_MS = 90_000  # the longest a rerun may take on a loaded 2-core machine before it is a hang
 NOTE = "could not be used"
