@@ -19,21 +19,12 @@ import io
 import re
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from urllib.parse import quote
 
 import pytest
-from conftest import (
-    CHROMIUM,
-    CHROMIUM_FLAGS,
-    assert_no_exception_box,
-    require_browser,
-    screenshot,
-    stop_server,
-)
+from conftest import assert_no_exception_box, new_context, screenshot, start_server, stop_server
 from redis_server import redis_server, require_redis
-from test_join import _server_with
 
 from pages._ui import room_store
 
@@ -46,25 +37,25 @@ PHONES = 5
 WAIT = 60_000  # ms: every wait on a page is bounded
 
 
-@contextmanager
-def chromium() -> Iterator:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
 def open_tab(browser, viewport: dict, phone: bool = False):
-    context = browser.new_context(
-        viewport=viewport, has_touch=phone, is_mobile=phone, device_scale_factor=2 if phone else 1,
-        accept_downloads=True,
+    """A tab in a fresh browser context (a phone's: touch, 2× pixels), closed with the browser's
+    contexts at the end of the test (``Tabs``)."""
+    context = browser.enter_context(
+        new_context(
+            browser.chromium, viewport=viewport, has_touch=phone, is_mobile=phone,
+            device_scale_factor=2 if phone else 1, accept_downloads=True,
+        )
     )  # fmt: skip
     context.set_default_timeout(WAIT)
     return context.new_page()
+
+
+class Tabs(ExitStack):
+    """The test's browser: the session's Chromium, and the contexts this test opened."""
+
+    def __init__(self, chromium) -> None:
+        super().__init__()
+        self.chromium = chromium
 
 
 def until(condition, what: str, seconds: float = 60) -> None:
@@ -253,43 +244,42 @@ def run_round(browser, teacher_base: str, phone_bases: list[str], store, name: s
         assert_no_exception_box(page)
 
 
-def test_a_whole_round_on_one_server_with_sqlite():
-    require_browser()
+def test_a_whole_round_on_one_server_with_sqlite(browser):
     with tempfile.TemporaryDirectory(prefix="classic-classes-") as folder, ExitStack() as stack:
-        process, base = _server_with(CLASSIC_CLASS_DIR=folder, CLASSIC_CLASS_STORE=None)
+        process, base = start_server(env={"CLASSIC_CLASS_DIR": folder, "CLASSIC_CLASS_STORE": None})
         stack.callback(stop_server, process)
         store = room_store.open_store(url="", directory=folder)
         stack.callback(store.close)
-        browser = stack.enter_context(chromium())
-        run_round(browser, base, [base], store, "sqlite")
+        tabs = stack.enter_context(Tabs(browser))
+        run_round(tabs, base, [base], store, "sqlite")
 
 
-def test_a_whole_round_on_two_servers_sharing_redis():
-    require_browser()
+def test_a_whole_round_on_two_servers_sharing_redis(browser):
     require_redis()
     with redis_server() as redis_url, ExitStack() as stack:
         servers = []
         for _ in range(2):
-            process, base = _server_with(CLASSIC_CLASS_STORE=redis_url)
+            process, base = start_server(env={"CLASSIC_CLASS_STORE": redis_url})
             stack.callback(stop_server, process)
             servers.append(base)
         store = room_store.open_store(url=redis_url)
         stack.callback(store.close)
-        browser = stack.enter_context(chromium())
+        tabs = stack.enter_context(Tabs(browser))
         # The teacher on the first server; the phones split across both.
-        run_round(browser, servers[0], servers, store, "redis")
+        run_round(tabs, servers[0], servers, store, "redis")
 
 
-def test_the_class_survives_a_server_restart_and_the_teacher_link_still_works():
+def test_the_class_survives_a_server_restart_and_the_teacher_link_still_works(browser):
     """SQLite: stop the server mid-class and start it again on the same file: the class, its
     question and its answers are there, the phones reload into their own answers, and the
     teacher's link, opened on another device, reveals."""
-    require_browser()
+    sqlite = {"CLASSIC_CLASS_DIR": None, "CLASSIC_CLASS_STORE": None}
     with tempfile.TemporaryDirectory(prefix="classic-classes-") as folder, ExitStack() as stack:
-        process, base = _server_with(CLASSIC_CLASS_DIR=folder, CLASSIC_CLASS_STORE=None)
+        sqlite["CLASSIC_CLASS_DIR"] = folder
+        process, base = start_server(env=sqlite)
         store = room_store.open_store(url="", directory=folder)
         stack.callback(store.close)
-        browser = stack.enter_context(chromium())
+        browser = stack.enter_context(Tabs(browser))
         projector = open_tab(browser, PROJECTOR)
         code, link = start_class(projector, base)
         teacher_query = projector.url.split("?", 1)[1]
@@ -308,7 +298,7 @@ def test_the_class_survives_a_server_restart_and_the_teacher_link_still_works():
         assert all("me=" in path for path in phone_paths)
 
         stop_server(process)
-        process, base = _server_with(CLASSIC_CLASS_DIR=folder, CLASSIC_CLASS_STORE=None)
+        process, base = start_server(env=sqlite)
         stack.callback(stop_server, process)
         assert store.counts(code, 1)[:2] == (1, 1) and store.joined(code) == 2
 
@@ -334,17 +324,16 @@ def test_the_class_survives_a_server_restart_and_the_teacher_link_still_works():
             assert_no_exception_box(page)
 
 
-def test_a_wrong_teacher_key_gets_no_control_and_a_student_sees_none(tmp_path):
+def test_a_wrong_teacher_key_gets_no_control_and_a_student_sees_none(browser, tmp_path):
     """A link with the room's code and a made-up key: a note, no teacher control, and the key is
     dropped from the address; the phone's page has no teacher control either."""
-    require_browser()
     with ExitStack() as stack:
-        process, base = _server_with(CLASSIC_CLASS_DIR=str(tmp_path), CLASSIC_CLASS_STORE=None)
+        process, base = start_server(env={"CLASSIC_CLASS_DIR": str(tmp_path), "CLASSIC_CLASS_STORE": None})
         stack.callback(stop_server, process)
         store = room_store.open_store(url="", directory=tmp_path)
         stack.callback(store.close)
         code, key = store.open_room()
-        browser = stack.enter_context(chromium())
+        browser = stack.enter_context(Tabs(browser))
         page = open_tab(browser, PROJECTOR)
         page.goto(f"{base}/{PAGE}?class={code}&teacher=not-the-key")
         page.get_by_text("This teacher link opens no class").wait_for()
