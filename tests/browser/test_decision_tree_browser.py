@@ -149,6 +149,11 @@ def test_presentation_mode_fits_the_tree_and_controls_in_1280x720(server, browse
     page.screenshot(path=str(screenshot(page, "decision-tree-present-720p")), full_page=False)
 
 
+def page_caption(page) -> str:
+    """The page's first caption (the sidebar's class mode has captions of its own)."""
+    return page.locator('[data-testid="stMain"] [data-testid="stCaptionContainer"]').first.inner_text()
+
+
 def root_box_is_in_view(root) -> bool:
     """Whether the tree's root node is drawn wholly inside the player's visible frame."""
     stage = root.locator("#stage").bounding_box()
@@ -213,7 +218,7 @@ def test_2d_regions_click_a_point_to_follow_its_path(server, browser_page):
         row = int(page.evaluate("new URLSearchParams(location.search).get('tree_row')"))
         if data(player(page, PLAYER))["path"] != first_path:
             break
-    assert row > 1 and f"Row {row} " in page.locator('[data-testid="stCaptionContainer"]').first.inner_text()
+    assert row > 1 and f"Row {row} " in page_caption(page)
     assert_no_exception_box(page)
     screenshot(page, "decision-tree-regions")
 
@@ -260,7 +265,7 @@ def test_2d_regions_a_click_on_a_cell_beside_the_points_picks_the_nearest_point(
     )
     wait_for_app(page)
     assert_no_exception_box(page)
-    assert f"Row {nearest + 1} " in page.locator('[data-testid="stCaptionContainer"]').first.inner_text()
+    assert f"Row {nearest + 1} " in page_caption(page)
     page.mouse.click(gx, gy)  # the same spot again: nothing new, still no error
     wait_for_app(page)
     assert_no_exception_box(page)
