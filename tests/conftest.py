@@ -71,12 +71,17 @@ def _uci_folder() -> tuple[Path | None, str]:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items) -> None:
-    """For pytest-xdist's ``--dist loadgroup`` (pyproject.toml; CI runs ``-n 2``): a module whose
+    """Every test under tests/browser is marked ``browser`` (its module says so too).
+
+    For pytest-xdist's ``--dist loadgroup`` (pyproject.toml; CI runs ``-n 2``): a module whose
     tests share a module-scoped fixture (a server, a browser context, a page that the next test
     goes on with) runs whole on one worker, in its order; every other test, and those of a module
     that sets ``XDIST_SPREAD = True`` (independent tests each worker can run on its own copy of
     the module's fixtures: the walk), goes to whichever worker is free."""
+    browser_tests = ROOT / "tests" / "browser"
     for item in items:
+        if browser_tests in Path(str(item.path)).parents and not item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.browser)  # what drives Chromium is left out of the quick loop
         module = getattr(item, "module", None)
         if module is None or getattr(module, "XDIST_SPREAD", False):
             continue
@@ -177,7 +182,7 @@ def _free_port() -> int:
 
 
 def start_server(
-    timeout: float = 60, warm: bool = False, env: dict | None = None
+    timeout: float | None = None, warm: bool = False, env: dict | None = None
 ) -> tuple[subprocess.Popen, str]:
     """Start ``streamlit run app.py`` on a free port; return the process and its base URL.
 
@@ -185,8 +190,10 @@ def start_server(
     every browser test module starts its own server and the warm start costs each one seconds.
     ``env``: environment variables for the server on top of this process's (None: unset).
     A port another process took between the check and the server's bind (test processes
-    running side by side) is retried on another port.
+    running side by side) is retried on another port. ``timeout``: 180 s for a warm start (it
+    computes the digits ladder, maybe beside another test process on 2 cores), 90 s otherwise.
     """
+    timeout = timeout or (180 if warm else 90)
     for attempt in range(3):
         try:
             return _start_server_once(timeout, warm, env or {})
