@@ -111,3 +111,35 @@ function playerKeys(root, actions) {
     if (actions[event.key]) { event.preventDefault(); actions[event.key](); }
   });
 }
+
+// ---- the frame a player rests on, kept in the page's link (pages/_ui/players.frame_player) ----
+// The player reports {at, n} when it comes to rest, never while playing; the page keeps the frame
+// in the link and sends it back as data.start, with data.heard, the last report it heard. A start
+// that changed while heard stayed the same is the page's own move (a Try-this setup, new
+// settings); anything else is the echo of a report, which never moves the player back.
+function frameLink(owner) {  // owner.send: the component's setTriggerValue
+  const link = { reported: 0, n: 0 };
+  link.report = (frame, data) => {
+    if (data.report === false || frame === link.reported || !owner.send) return;
+    link.reported = frame;
+    link.n += 1;
+    owner.send("frame", { at: frame, n: link.n });
+  };
+  // The page's data (after old): its start, clamped to 0 … last, and whether the page moved it.
+  link.read = (data, old, last, oldLast) => {
+    const clamp = (value, top) => Math.max(0, Math.min(top, Number(value) || 0));
+    const start = clamp(data.start, last), heard = Number(data.heard) || 0;
+    const moved = Boolean(old) && heard >= link.n && heard === (Number(old.heard) || 0) && start !== clamp(old.start, oldLast);
+    if (heard >= link.n) link.reported = start;  // the page is up to date with every report
+    link.n = Math.max(link.n, heard);
+    return { start, moved };
+  };
+  return link;
+}
+
+// Presentation mode: the player takes the keyboard at once (space, ← →), unless the reader is
+// already somewhere else (a sidebar control keeps its focus).
+function takeKeys(root, present) {
+  const active = document.activeElement;
+  if (present && (!active || active === document.body)) root.focus({ preventScroll: true });
+}
