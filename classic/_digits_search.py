@@ -133,6 +133,17 @@ def _measured(
     return found, indices
 
 
+def shift_distances_of(
+    moved: np.ndarray, train: np.ndarray, norms: np.ndarray, near: np.ndarray
+) -> np.ndarray:
+    """:func:`classic.digits.shift_distances` in float64 for each query's rows ``near`` (b, m) only
+    (the blurred digits' candidates, chosen by the same distance in float32); ``moved`` (9, b, 256)
+    holds the queries' nine shifts."""
+    dots = (train[near][None] @ moved[:, :, :, None])[..., 0]  # (9, b, m)
+    squared = np.einsum("sbd,sbd->sb", moved, moved)[:, :, None] + norms[near] - 2.0 * dots
+    return np.maximum(squared.min(axis=0), 0.0)
+
+
 def tangent_distances(
     x: np.ndarray,
     Tx: np.ndarray,

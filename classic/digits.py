@@ -69,7 +69,7 @@ def ink(rgba: Any) -> np.ndarray | None:
     return 1.0 - image if inverted else image
 
 
-@functools.lru_cache(maxsize=512)  # boxes repeat their sizes (the sheared copies: 3000 boxes, 150 sizes)
+@functools.lru_cache(maxsize=128)  # boxes repeat their sizes (the sheared copies: 6372 sides, 54 sizes)
 def _area_weights(n_in: int, n_out: int) -> np.ndarray:
     """Matrix (n_out × n_in): output cell i averages the input pixels it overlaps, by overlap."""
     edges = np.linspace(0.0, n_in, n_out + 1)
@@ -255,14 +255,18 @@ def _sheared_part(images: np.ndarray, shear: float, scale: int) -> np.ndarray:
     return np.array([grid_from_ink(image).ravel() for image in out], dtype=np.uint8).reshape(-1, SIZE * SIZE)
 
 
+def all_shifts(queries: np.ndarray) -> np.ndarray:
+    """The queries (rows of 256) moved by each of the 9 one-cell shifts: (9, n, 256)."""
+    images = queries.reshape(-1, SIZE, SIZE)
+    return np.stack([shifted(images, dy, dx).reshape(len(images), -1) for dy, dx in SHIFTS])
+
+
 def shift_distances(queries: np.ndarray, train: np.ndarray, train_norms: np.ndarray) -> np.ndarray:
     """Squared shift distance: min over the 9 one-cell shifts s of the query of |s(x) − t|².
 
     The products are taken in ``train``'s precision: float32 is exact (and twice as fast) for
     0/1 pixels, whose products are small integers."""
-    images = queries.reshape(-1, SIZE, SIZE)
-    moved = np.stack([shifted(images, dy, dx).reshape(len(images), -1) for dy, dx in SHIFTS])
-    moved = moved.astype(np.result_type(train.dtype, np.float32), copy=False)
+    moved = all_shifts(queries).astype(np.result_type(train.dtype, np.float32), copy=False)
     squared = np.einsum("sqd,sqd->sq", moved, moved)[:, :, None] + train_norms - 2.0 * (moved @ train.T)
     return np.maximum(squared.min(axis=0), 0.0)
 
@@ -424,8 +428,10 @@ class DigitClassifier(Estimator):
             )
         self.n_features_in_ = self.features_.shape[1]
         self.norms_ = np.einsum("ij,ij->i", self.features_, self.features_)
-        binary = self.invariance != "none" and np.array_equal(self.features_, self.features_.astype(bool))
-        self.pixels32_ = self.features_.astype(np.float32) if binary else None  # exact: see shift_distances
+        single = self.features_.astype(np.float32) if self.invariance != "none" else None
+        # 0/1 pixels: float32 shift distances are exact; blurred, they only rank (see kneighbors)
+        binary = np.array_equal(self.features_, self.features_.astype(bool))
+        self.pixels32_, self.features32_ = (single, None) if binary else (None, single)
         self.tangents_ = self.plane_dots_ = None
         if self.invariance == "tangent":
             self.tangents_ = np.ascontiguousarray(np.swapaxes(tangent_vectors(self.features_), 1, 2))
@@ -452,6 +458,7 @@ class DigitClassifier(Estimator):
         model.origin_ = np.tile(np.arange(len(rows)), len(keep) // len(rows))
         model.features_, model.norms_ = self.features_[keep], self.norms_[keep]
         model.pixels32_ = None if self.pixels32_ is None else self.pixels32_[keep]
+        model.features32_ = None if self.features32_ is None else self.features32_[keep]
         if self.tangents_ is not None:
             model.tangents_, model.plane_dots_ = self.tangents_[keep], self.plane_dots_[keep]
         return model._fit_search()
@@ -471,11 +478,16 @@ class DigitClassifier(Estimator):
         for start in range(0, len(queries), 32):  # 32 queries × (9 shifts × n, or 50 planes) at a time
             block = queries[start : start + 32]
             pixels = self.pixels32_ is not None and np.array_equal(block, block.astype(bool))
-            squared = shift_distances(block, self.pixels32_ if pixels else self.features_, self.norms_)
+            # float32 products: exact for 0/1 pixels; blurred, they only choose the candidates
+            squared = shift_distances(block, self.pixels32_ if pixels else self.features32_, self.norms_)
             m = k if self.invariance == "shifts" else min(max(k, int(self.candidates)), squared.shape[1])
             near = np.argpartition(squared, m - 1, axis=1)[:, :m] if m < squared.shape[1] else None
             if near is None:
                 near = np.broadcast_to(np.arange(squared.shape[1]), squared.shape)
+            if not pixels and self.invariance == "shifts":
+                squared = _digits_search.shift_distances_of(
+                    all_shifts(block), self.features_, self.norms_, near
+                )
             if self.invariance == "tangent":
                 squared = _digits_search.tangent_distances(
                     block,
@@ -485,7 +497,7 @@ class DigitClassifier(Estimator):
                     self.tangents_[near],
                     self.plane_dots_[near],
                 )
-            else:
+            elif pixels:
                 squared = np.take_along_axis(squared, near, axis=1)
             order = np.lexsort((near, squared), axis=1)[:, :k]
             distances[start : start + len(block)] = np.sqrt(np.take_along_axis(squared, order, axis=1))

@@ -122,6 +122,19 @@ def test_shift_distance_is_the_smallest_over_the_nine_shifts():
             assert got[q, t] == pytest.approx(by_hand)
 
 
+def test_the_shift_distance_of_chosen_rows_is_the_readable_one():
+    """Blurred digits' candidates are chosen by float32 products, then measured in float64 alone."""
+    rng = np.random.default_rng(6)
+    queries, train = (
+        digits.blur(rng.integers(0, 2, (5, 256)), 1.0),
+        digits.blur(rng.integers(0, 2, (40, 256)), 1.0),
+    )
+    norms, near = (train**2).sum(axis=1), rng.integers(0, 40, (5, 7))
+    readable = np.take_along_axis(digits.shift_distances(queries, train, norms), near, axis=1)
+    fast = _digits_search.shift_distances_of(digits.all_shifts(queries), train, norms, near)
+    np.testing.assert_allclose(fast, readable, rtol=1e-12, atol=1e-12)
+
+
 def test_two_sided_tangent_distance_is_the_least_squares_residual():
     """The Gram-matrix formula against the textbook: solve min |d + [Tx, −Tt] (a, b)| directly."""
     rng = np.random.default_rng(2)
@@ -191,7 +204,17 @@ def test_a_model_restricted_to_some_digits_is_the_model_fitted_on_them(semeion, 
     everything = digits.DigitClassifier(**params)._fit_once(X[:300], y[:300])
     rows = np.random.default_rng(4).permutation(300)[:120]
     fitted, restricted = digits.DigitClassifier(**params).fit(X[rows], y[rows]), everything._restricted(rows)
-    names = ("features_", "norms_", "pixels32_", "tangents_", "plane_dots_", "y_", "origin_", "classes_")
+    names = (
+        "features_",
+        "norms_",
+        "pixels32_",
+        "features32_",
+        "tangents_",
+        "plane_dots_",
+        "y_",
+        "origin_",
+        "classes_",
+    )
     for name in names:
         np.testing.assert_array_equal(getattr(restricted, name), getattr(fitted, name), err_msg=name)
     for got, expected in zip(restricted.kneighbors(X[300:340]), fitted.kneighbors(X[300:340]), strict=True):
