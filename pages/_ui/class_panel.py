@@ -229,7 +229,8 @@ def _open_controls(teacher: Teacher, page_path: str) -> None:
     with st.popover("Control from another device", icon=":material/devices:"):
         st.markdown(
             "Open this link on another device (a laptop, your phone) to control the same class. "
-            "Keep it to yourself: whoever has it can ask, reveal and end."
+            "Keep it to yourself: whoever has it can ask, reveal and end. Your address bar holds it "
+            'while you teach: to share a view, use a step\'s "Link to this view", not the address bar.'
         )
         st.code(_teacher_link(base, page_path, teacher), language=None, wrap_lines=True)
     with st.popover("End the class", icon=":material/stop_circle:"):
