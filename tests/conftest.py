@@ -51,6 +51,10 @@ if not os.environ.get("CLASSIC_DATA_HOME") and SHARED_DATA.is_dir():
     os.environ["CLASSIC_DATA_HOME"] = str(SHARED_DATA)
 # Matplotlib must never try to open a window in tests.
 os.environ.setdefault("MPLBACKEND", "Agg")
+# Classes a test starts (a fuzzer or a walk pressing "Start a class") go to a folder of this test
+# process, which the servers it starts inherit, never to the checkout's data/classes/.
+_CLASSES = tempfile.TemporaryDirectory(prefix="classic-test-classes-")
+os.environ.setdefault("CLASSIC_CLASS_DIR", _CLASSES.name)
 
 
 def _uci_folder() -> tuple[Path | None, str]:
