@@ -220,6 +220,17 @@ def test_rate_limits_per_phone(store, clock):
     assert store.answered(code, 1) == 1
 
 
+def test_opening_rooms_is_rate_limited_per_address(store, clock):
+    opens, window = rooms.RATE_LIMITS["open"]
+    codes = {store.open_room("10.0.0.1")[0] for _ in range(opens)}
+    assert len(codes) == opens
+    with pytest.raises(RoomError, match="Too many tries from this address"):
+        store.open_room("10.0.0.1")
+    store.open_room("10.0.0.2")  # another computer is not held up
+    clock.advance(window)
+    store.open_room("10.0.0.1")
+
+
 def test_export_has_no_names_and_neutralises_formulas(store):
     code, key = store.open_room()
     store.join(code, phone(1), '=HYPERLINK("x")')

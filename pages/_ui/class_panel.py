@@ -125,7 +125,7 @@ def _teacher_link(base: str, page_path: str, teacher: Teacher) -> str:
 
 
 def _start() -> None:
-    opened = attempt(room_store.shared_store().open_room)
+    opened = attempt(room_store.shared_store().open_room, st.context.ip_address or "")
     if opened is not None:
         st.session_state[_TEACHER] = opened
         st.session_state[_HIDDEN] = False

@@ -53,8 +53,11 @@ class RoomStore:
 
     # ---- the teacher -------------------------------------------------------------------
 
-    def open_room(self) -> tuple[str, str]:
-        """Open a room: its code (for the class) and its teacher key (for the teacher only)."""
+    def open_room(self, address: str = "") -> tuple[str, str]:
+        """Open a room: its code (for the class) and its teacher key (for the teacher only).
+        ``address`` is the network address asking (rate-limited: ``rooms.RATE_LIMITS["open"]``)."""
+        window = rooms.RATE_LIMITS["open"][1]
+        rooms.check_rate(self._hit(f"open:{str(address)[:64]}", window, self.clock()), "open")
         self.purge_expired()  # a teacher opening a class is rare enough to tidy up the store
         key = rooms.new_key()
         now = self.clock()

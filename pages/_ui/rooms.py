@@ -36,8 +36,9 @@ MAX_TEXT = 2000  # a question's text or its why; the lessons' longest step is fa
 GRID_SIZE = 16  # a drawing is Semeion's 16×16 grid of 0/1 cells (classic.digits)
 DRAW = "draw"  # a round's kind: phones draw instead of choosing
 CHOOSE = "choose"
-# Per phone: at most this many actions in a window of this many seconds.
-RATE_LIMITS = {"join": (10, 60.0), "answer": (60, 60.0)}
+# At most this many actions in a window of this many seconds: per phone (join, answer), and per
+# network address for opening a class (a script opening rooms in a loop fills no store).
+RATE_LIMITS = {"join": (10, 60.0), "answer": (60, 60.0), "open": (10, 60.0)}
 
 _PHONE_ID = re.compile(r"[A-Za-z0-9_-]{8,40}")
 _QUESTION_ID = re.compile(r"[A-Za-z0-9_.:/-]{1,80}")
@@ -243,7 +244,8 @@ def check_rate(count: int, action: str) -> None:
     """Refuse an action once a phone passed its limit for the current window."""
     limit, window = RATE_LIMITS[action]
     if count > limit:
-        raise RoomError(f"Too many tries from this phone: wait a minute ({limit} per {window:.0f} s).")
+        who = "address" if action == "open" else "phone"
+        raise RoomError(f"Too many tries from this {who}: wait a minute ({limit} per {window:.0f} s).")
 
 
 def counts(choices: Sequence[int], n: int) -> tuple[int, ...]:
