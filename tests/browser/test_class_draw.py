@@ -21,8 +21,6 @@ import numpy as np
 import pytest
 import test_join
 from conftest import (
-    CHROMIUM,
-    CHROMIUM_FLAGS,
     assert_no_exception_box,
     require_browser,
     screenshot,
@@ -57,13 +55,14 @@ def draw_server(class_dir, data_home) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def browser(draw_server) -> Iterator:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
-        yield launched
-        launched.close()
+def browser(browser, draw_server) -> Iterator:
+    """The test process's one Chromium (conftest: Playwright's sync API runs one instance a
+    thread), after this module's server; the contexts this module opens are closed at its end."""
+    before = set(browser.contexts)
+    yield browser
+    for context in browser.contexts:
+        if context not in before:
+            context.close()
 
 
 def touch_draw(page, digit: int, margin: float = 0.15) -> None:
