@@ -87,3 +87,15 @@ def test_every_colour_is_typed_once_in_the_theme():
     ]
     assert len(sources) > 20
     assert typed == []
+
+
+def test_browser_tests_share_the_session_browser():
+    """One Playwright instance a thread: a test module that starts its own (sync_playwright)
+    fails once conftest's session-wide ``browser`` is running in the same process (as it is
+    under pytest-xdist, where a worker runs many modules). New contexts: conftest's new_context."""
+    own = [
+        path.name
+        for path in sorted((ROOT / "tests" / "browser").glob("*.py"))
+        if "sync_playwright()" in path.read_text(encoding="utf-8")
+    ]
+    assert not own, f"{own} start their own Playwright; use conftest's browser fixture"
