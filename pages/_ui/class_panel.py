@@ -317,9 +317,11 @@ def _chain(rounds: Sequence[Round], qid: str) -> list[Round]:
 
 
 def step_round(page: str, i: int) -> bool:
-    """The class's rounds of step ``i`` if it is the question asked now; False if it is not."""
-    teacher = active()
-    if teacher is None:
+    """The class's rounds of step ``i`` if it is the question asked now (or last, in a class that
+    has ended: its answers stay on the screen, without the buttons); False if it is not."""
+    teacher = _held()
+    room = None if teacher is None else attempt(teacher.store.room, teacher.code)
+    if room is None:
         return False
     chain = _chain(attempt(teacher.store.rounds, teacher.code) or [], f"{page}.{i}")
     if not chain:
@@ -327,19 +329,22 @@ def step_round(page: str, i: int) -> bool:
     current, shown = chain[-1], chain[-SIDE_BY_SIDE:]
     q = current.question
     st.markdown(f":material/campaign: **Asked of the class:** {q.text}")
-    if not current.revealed:
+    if not current.revealed and not room.ended:
         st.markdown("Choices: " + " · ".join(f"**{choice}**" for choice in q.choices))
     columns = st.columns(len(shown)) if len(shown) > 1 else [st.container()]
     for column, r in zip(columns, shown, strict=True):
         with column:
             title = f"Vote {r.attempt}"
-            if r is current and not r.revealed:
+            if r is current and not r.revealed and not room.ended:
                 _live(teacher.code, r.number, title)
             else:
                 counts = attempt(teacher.store.counts, teacher.code, r.number) or (0,) * len(q.choices)
                 st.html(class_view.bars(title, q.choices, counts, q.answer if r.revealed else None))
     if current.revealed:
         st.success(f"The answer: **{q.choices[q.answer]}**. {q.why}", icon=":material/check_circle:")
+    if room.ended:
+        st.caption(f"Class {room.code} has ended: these are its last answers.")
+        return True
     with st.container(horizontal=True):
         if not current.revealed:
             st.button(

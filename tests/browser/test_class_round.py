@@ -233,6 +233,9 @@ def run_round(browser, teacher_base: str, phone_bases: list[str], store, name: s
     projector.get_by_role("button", name="End the class now").click()
     for phone in phones:
         phone.get_by_text("This class has ended").wait_for()
+    # The projector keeps the last answers on the screen, without the buttons.
+    projector.get_by_text(f"Class {code} has ended: these are its last answers.").wait_for()
+    assert rounds.count() == 2 and projector.get_by_role("button", name="Ask again").count() == 0
     with projector.expect_download(timeout=WAIT) as download:
         projector.get_by_role("button", name="Download the answers (CSV)").click()
     rows = check_csv(download.value.path().read_bytes(), store, code, key, nickname)
