@@ -17,22 +17,18 @@ kernel ``exp(−γ |x − z|²)`` with ``γ = 1 / (2 Var(X))``, the variance ove
 the training points (scikit-learn's ``gamma="scale"`` for two features), so the same setting
 suits data of any spread; or by the polynomial kernel ``(x·z + 1)²``.
 
-``describe`` turns the scores into the sentences the page shows: every number in them is
-computed from the fitted classifiers, never typed, and what it says of the tree's shape is read
-off the picture drawn (``picture``: the regions, their corners and straight pieces), so that a
-sentence never calls an L a staircase.
+The data menu, the sentences the page shows and its questions are in
+:mod:`classic.lessons.compare`; ``picture`` reads the shape of a panel's regions, for them.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from classic import datasets
 from classic.evaluation import train_test_split
 from classic.id3 import ID3
 from classic.knn import KNNClassifier, NeighbourTable, neighbour_table, region_grid
@@ -46,22 +42,8 @@ EPOCHS = 20
 POCKET_VISITS = 1500
 GRID_CHUNK = 2000  # grid rows per prediction call: bounds the kernel perceptron's n × chunk matrix
 
-# The names are the URL values, as on the perceptron and k-NN pages; two classes each, as the
-# perceptron needs.
-DATASETS: dict[str, Callable[[int, int], Points]] = {
-    "Diagonal boundary": lambda n, seed: diagonal_boundary(n, seed),
-    "Gaussian clusters": lambda n, seed: datasets.gaussian_clusters(
-        n_per_class=max(n // 2, 1), centers=((-1.5, -1.5), (1.5, 1.5)), std=1.0, random_state=seed
-    ),
-    "Concentric circles": lambda n, seed: datasets.concentric_circles(n=n, noise=0.12, random_state=seed),
-    "Moons": lambda n, seed: datasets.moons(n=n, noise=0.15, random_state=seed),
-    "XOR": lambda n, seed: datasets.xor(n=max(n, 4), noise=0.2, random_state=seed),
-    "Spiral": lambda n, seed: datasets.spiral(n=n, n_classes=2, noise=0.15, random_state=seed),
-    "Axis-aligned boxes": lambda n, seed: axis_aligned_boxes(n, seed),
-}
 PERCEPTRONS = ("line", "RBF kernel", "polynomial kernel")
 NAMES = ("perceptron", "knn", "tree")
-LABELS = {"perceptron": "the perceptron", "knn": "k-NN", "tree": "the tree"}
 
 
 @dataclass(frozen=True)
@@ -89,35 +71,6 @@ class Fitted:
     def gap(self) -> float:
         """Training minus held-out accuracy: how much of the fit was memorised."""
         return self.train_accuracy - self.test_accuracy
-
-
-def axis_aligned_boxes(n: int, seed: int) -> Points:
-    """Points uniform in the unit square, class 1 inside two axis-aligned rectangles.
-
-    The label is constant on large axis-orthogonal regions, the case where the CS 886 slides say
-    trees do well: two rectangles, x₁ > 0.35 and x₂ > 0.5, or x₁ > 0.7 and x₂ < 0.25.
-    """
-    X = np.random.default_rng(int(seed)).uniform(0.0, 1.0, size=(int(n), 2))
-    inside = ((X[:, 0] > 0.35) & (X[:, 1] > 0.5)) | ((X[:, 0] > 0.7) & (X[:, 1] < 0.25))
-    return X, inside.astype(np.int64)
-
-
-def diagonal_boundary(n: int, seed: int) -> Points:
-    """Points uniform in the square [−2, 2]², class 1 above the diagonal x₂ = x₁.
-
-    The other side of the axis-aligned boxes: one line is the exact boundary, and a tree, whose
-    every cut is across one axis, can only follow it with a staircase (the first view of /compare).
-    """
-    X = np.random.default_rng(int(seed)).uniform(-2.0, 2.0, size=(int(n), 2))
-    return X, (X[:, 1] > X[:, 0]).astype(np.int64)
-
-
-def make_data(name: str, n_points: int, seed: int, flip: float = 0) -> Points:
-    """The named generator's two-class points (``DATASETS``), ``flip`` % of labels swapped."""
-    if name not in DATASETS:
-        raise ValueError(f"data must be one of {', '.join(DATASETS)}; got {name!r}")
-    X, y = DATASETS[name](int(n_points), int(seed))
-    return X, flip_labels(y, flip, seed) if flip else y
 
 
 def flip_labels(y: np.ndarray, percent: float, seed: int) -> np.ndarray:
@@ -377,228 +330,3 @@ def line_ends(model: Any, low: np.ndarray, high: np.ndarray) -> np.ndarray | Non
 
 def _percent(value: float) -> str:
     return f"{value:.0%}"
-
-
-def shape_words(drawn: Picture) -> str:
-    """The tree's picture in words: its cuts, and whether they make a staircase."""
-    if drawn.pieces == 0:
-        return "one class over the whole box"
-    if drawn.corners == 0:
-        return "one straight cut" if drawn.pieces == 1 else f"{drawn.pieces} straight cuts"
-    kind = (
-        "a staircase"
-        if drawn.staircase and drawn.corners >= 3
-        else "an L"
-        if drawn.corners == 1 and drawn.areas == 2
-        else "a boundary"
-    )
-    areas = "" if drawn.areas <= 2 else f" around {drawn.areas} areas"
-    turns = "corner" if drawn.corners == 1 else "corners"
-    return f"{kind} of {drawn.pieces} straight pieces with {drawn.corners} {turns}{areas}"
-
-
-def _tree_sentence(data: str, tree: Fitted, line: Fitted) -> str:
-    """What the tree's panel shows, read off its picture (without one, only its boxes)."""
-    leaves = tree.model.n_leaves_
-    boxes = f"{leaves} {'box' if leaves == 1 else 'boxes'}"
-    if tree.regions is None:
-        drawn = f"the tree cuts the plane into {boxes}"
-    else:
-        its = "its leaf" if leaves == 1 else "its leaves"
-        drawn = f"from {boxes} ({its}) the tree draws {shape_words(picture(tree.regions))}"
-    scores = f"{_percent(tree.train_accuracy)} training, {_percent(tree.test_accuracy)} held out"
-    if data == "Axis-aligned boxes":
-        return (
-            f"Here the label is constant on large axis-aligned rectangles, where the CS 886 slides say trees "
-            f"do well: {drawn}, {scores}; its cuts can sit exactly on the edges."
-        )
-    if data in ("Diagonal boundary", "Gaussian clusters"):
-        return (
-            f"The boundary between the classes is diagonal, but each of the tree's tests cuts across one axis: "
-            f"{drawn}, {_percent(tree.test_accuracy)} held out against the perceptron's "
-            f"{_percent(line.test_accuracy)} with one line."
-        )
-    return f"At depth {tree.model.depth_}, {drawn}: {scores}."
-
-
-def describe(data: str, fitted: dict[str, Fitted], k: int, perceptron: str = "line") -> list[str]:
-    """What the three panels show on this data set, as sentences with computed numbers.
-
-    ``fitted`` maps ``"perceptron"``, ``"knn"`` and ``"tree"`` to their fits.
-    """
-    line, knn, tree = fitted["perceptron"], fitted["knn"], fitted["tree"]
-    said = []
-    if perceptron == "line":
-        if data == "XOR":
-            said.append(
-                f"No line can do XOR: the best line found gets {_percent(line.train_accuracy)} of the training "
-                "points right (of XOR's four corners a line classifies at most three), while k-NN "
-                f"gets {_percent(knn.train_accuracy)} and the tree {_percent(tree.train_accuracy)}."
-            )
-        elif (
-            data in ("Concentric circles", "Moons", "Spiral", "Axis-aligned boxes")
-            and line.train_accuracy < 0.95
-        ):
-            said.append(
-                f"No line follows this boundary: the best line gets {_percent(line.test_accuracy)} held out, "
-                f"k-NN {_percent(knn.test_accuracy)}, the tree {_percent(tree.test_accuracy)}. "
-                "Try the kernel perceptron."
-            )
-        elif line.train_accuracy == 1.0:
-            said.append("A line separates the training points: the perceptron gets them all right.")
-    else:
-        said.append(
-            f"The {perceptron} perceptron bends its boundary: {_percent(line.train_accuracy)} of the training "
-            f"points and {_percent(line.test_accuracy)} held out."
-        )
-    if knn.model.k == 1 and knn.gap <= 0:
-        said.append(
-            f"k-NN at k = 1 gets every training point right (each is its own nearest neighbour) and "
-            f"{_percent(knn.test_accuracy)} held out: no noise to memorise here; flip some labels to see it."
-        )
-    elif knn.model.k == 1:
-        said.append(
-            f"k-NN at k = 1 memorises the training points, noise and all: {_percent(knn.train_accuracy)} on them "
-            f"(each is its own nearest neighbour) against {_percent(knn.test_accuracy)} held out."
-        )
-    elif knn.gap > 0.1:
-        said.append(
-            f"k-NN at k = {knn.model.k} gets {_percent(knn.train_accuracy)} of the training points and "
-            f"{_percent(knn.test_accuracy)} held out: a gap of {100 * knn.gap:.0f} percentage points."
-        )
-    else:
-        said.append(
-            f"k-NN at k = {knn.model.k} lets {knn.model.k} neighbours vote: {_percent(knn.train_accuracy)} "
-            f"training, {_percent(knn.test_accuracy)} held out."
-        )
-    said.append(_tree_sentence(data, tree, line))
-    top = max(f.test_accuracy for f in fitted.values())
-    best = [LABELS[name] for name in fitted if fitted[name].test_accuracy == top]
-    together = best[0] if len(best) == 1 else f"{', '.join(best[:-1])} and {best[-1]}"
-    said.append(f"Best held out here: {together} ({_percent(top)}).")
-    return said
-
-
-# The page's default settings (the URL names without their ``cmp_`` prefix).
-DEFAULTS: dict[str, Any] = {
-    "data": "Diagonal boundary",
-    "points": 200,
-    "seed": 0,
-    "perceptron": "line",
-    "k": 15,
-}
-DEFAULTS.update(flip=0, depth=6)
-
-
-def run(**settings: Any) -> dict[str, Fitted]:
-    """The three classifiers on the data the settings name (``DEFAULTS`` for the rest), without a grid."""
-    s = {**DEFAULTS, **settings}
-    X, y = make_data(s["data"], s["points"], s["seed"], s["flip"])
-    data = split(X, y, s["seed"])
-    params = {"perceptron": s["perceptron"], "k": s["k"], "max_depth": s["depth"]}
-    return {name: fit(make_model(name, data, **params), data) for name in NAMES}
-
-
-@dataclass(frozen=True)
-class Question:
-    """A predict-then-reveal question: the settings that make the view, and the computed answer.
-
-    ``settings`` are complete (``DEFAULTS`` for those the question does not change), so setting
-    them up gives the view the answer was computed on whatever was on the screen before.
-    """
-
-    title: str
-    settings: dict[str, Any]
-    question: str
-    options: tuple[str, ...]
-    answer: str
-    why: str
-
-
-def _bucket(value: float, edges: tuple[float, ...], options: tuple[str, ...]) -> str:
-    return options[int(np.searchsorted(edges, value, side="right"))]
-
-
-def questions() -> list[Question]:
-    """The page's "Try this" questions, each answered by running the classifiers."""
-    who = tuple(LABELS[name] for name in NAMES)
-    asked = []
-    xor = run(data="XOR")
-    worst = min(NAMES, key=lambda name: xor[name].test_accuracy)
-    asked.append(
-        Question(
-            "A line against XOR",
-            {**DEFAULTS, **{"data": "XOR"}},
-            "Which classifier does worst on the held-out XOR points?",
-            who,
-            LABELS[worst],
-            "Held out: " + ", ".join(f"{LABELS[n]} {_percent(xor[n].test_accuracy)}" for n in NAMES) + ". "
-            "Each class sits in two opposite corners, and one line cannot put both on the same side.",
-        )
-    )
-    knn = run(data="Moons", k=1, flip=10)["knn"]
-    compared = "higher" if knn.gap > 0 else "the same" if knn.gap == 0 else "lower"
-    asked.append(
-        Question(
-            "k = 1 memorises",
-            {**DEFAULTS, **{"data": "Moons", "k": 1, "flip": 10}},
-            "With 10% of the labels flipped, k-NN's training accuracy at k = 1 is … its held-out accuracy.",
-            ("higher than", "the same as", "lower than"),
-            f"{compared} than" if compared != "the same" else "the same as",
-            f"{_percent(knn.train_accuracy)} on the training points (each is its own nearest neighbour, flipped "
-            f"ones included) against {_percent(knn.test_accuracy)} held out: it memorised the noise.",
-        )
-    )
-    options = ("below 60%", "60% to 90%", "above 90%")
-    circles = run(data="Concentric circles", perceptron="RBF kernel")["perceptron"]
-    line = run(data="Concentric circles")["perceptron"]
-    asked.append(
-        Question(
-            "A kernel bends the line",
-            {**DEFAULTS, **{"data": "Concentric circles", "perceptron": "RBF kernel"}},
-            "With the RBF kernel, the perceptron's held-out accuracy on the circles is …",
-            options,
-            _bucket(circles.test_accuracy, (0.6, 0.9), options),
-            f"{_percent(circles.test_accuracy)} held out, where the best line gets "
-            f"{_percent(line.test_accuracy)}: the kernel's boundary can close around the inner ring.",
-        )
-    )
-    tree = run(data="Diagonal boundary", depth=20)["tree"]
-    options = ("2", "3 to 6", "more than 6")
-    asked.append(
-        Question(
-            "The tree's staircase",
-            {**DEFAULTS, **{"data": "Diagonal boundary", "depth": 20}},
-            "How many boxes (leaves) does the tree need to follow the diagonal x₂ = x₁?",
-            options,
-            _bucket(tree.model.n_leaves_, (3, 7), options),
-            f"{tree.model.n_leaves_} boxes: each test cuts across one axis, so a diagonal boundary "
-            "becomes a staircase; the perceptron draws it with one line.",
-        )
-    )
-    spiral = run(data="Spiral", points=400)
-    best = max(NAMES, key=lambda name: spiral[name].test_accuracy)
-    asked.append(
-        Question(
-            "The spiral",
-            {**DEFAULTS, **{"data": "Spiral", "points": 400}},
-            "Which classifier has the best held-out accuracy on the spiral?",
-            who,
-            LABELS[best],
-            "Held out: " + ", ".join(f"{LABELS[n]} {_percent(spiral[n].test_accuracy)}" for n in NAMES) + ".",
-        )
-    )
-    boxes = run(data="Axis-aligned boxes")
-    best = max(NAMES, key=lambda name: boxes[name].test_accuracy)
-    asked.append(
-        Question(
-            "Where trees do well",
-            {**DEFAULTS, "data": "Axis-aligned boxes"},
-            "The label is constant on two axis-aligned rectangles. Which classifier does best held out?",
-            who,
-            LABELS[best],
-            "Held out: " + ", ".join(f"{LABELS[n]} {_percent(boxes[n].test_accuracy)}" for n in NAMES) + ". "
-            "Each of the tree's tests is a cut across one axis, the shape of these edges.",
-        )
-    )
-    return asked

@@ -160,6 +160,38 @@ def stretched_clusters(
     return X, y
 
 
+def three_in_a_row() -> Points:
+    """Three classes in a row of four columns, the first class at both ends (8 points).
+
+    No linear machine separates them: a class's region, where its score beats every other, is
+    an intersection of half-planes, hence convex, and a convex region holding both ends holds
+    the middle columns too. No two lines, drawn any way, give each class its own side.
+    """
+    X = np.array([[x, h] for x in (-1.5, -0.5, 0.5, 1.5) for h in (-0.5, 0.5)])
+    return X, np.repeat([0, 1, 2, 0], 2)
+
+
+def axis_aligned_boxes(n: int = 200, random_state: RandomState = None) -> Points:
+    """Points uniform in the unit square, class 1 inside two axis-aligned rectangles.
+
+    The label is constant on large axis-orthogonal regions, the case where the CS 886 slides say
+    trees do well: two rectangles, x₁ > 0.35 and x₂ > 0.5, or x₁ > 0.7 and x₂ < 0.25.
+    """
+    X = check_random_state(random_state).uniform(0.0, 1.0, size=(int(n), 2))
+    inside = ((X[:, 0] > 0.35) & (X[:, 1] > 0.5)) | ((X[:, 0] > 0.7) & (X[:, 1] < 0.25))
+    return X, inside.astype(np.int64)
+
+
+def diagonal_boundary(n: int = 200, random_state: RandomState = None) -> Points:
+    """Points uniform in the square [−2, 2]², class 1 above the diagonal x₂ = x₁.
+
+    The other side of the axis-aligned boxes: one line is the exact boundary, and a tree, whose
+    every cut is across one axis, can only follow it with a staircase (the first view of /compare).
+    """
+    X = check_random_state(random_state).uniform(-2.0, 2.0, size=(int(n), 2))
+    return X, (X[:, 1] > X[:, 0]).astype(np.int64)
+
+
 # --------------------------------------------------------------------------------------------
 # Toy tables
 # --------------------------------------------------------------------------------------------

@@ -3,11 +3,12 @@
 import streamlit as st
 
 from classic import compare
+from classic.lessons import compare as lesson
 from classic.viz import compare as draw
 from pages._ui import present, shared, url
 from pages._ui.downloads import download_points
 from pages._ui.lesson import Step, how_it_works, try_this
-from pages._ui.points import YOURS, user_points
+from pages._ui.points import user_points
 from pages._ui.shell import ensure_app_shell
 
 ensure_app_shell()
@@ -15,7 +16,7 @@ ensure_app_shell()
 RESOLUTION = shared.COMPARE_RESOLUTION
 NAMES = ["class 0", "class 1"]
 URL = {"bind": "query-params"}
-DEFAULT = compare.DEFAULTS  # the first data set and perceptron in their lists are the defaults too
+DEFAULT = lesson.DEFAULTS  # the first data set and perceptron in their lists are the defaults too
 
 st.title("Three classifiers, one data set")
 if not present.is_on():  # a projector keeps its height for the panels
@@ -26,8 +27,8 @@ if not present.is_on():  # a projector keeps its height for the panels
     )
 
 with st.sidebar:
-    name = st.selectbox("Data", [*compare.DATASETS, YOURS], key="cmp_data", **URL)
-    generated = {"disabled": name == YOURS, **URL}
+    name = st.selectbox("Data", [*lesson.DATASETS, lesson.YOURS], key="cmp_data", **URL)
+    generated = {"disabled": name == lesson.YOURS, **URL}
     n_points = st.slider("Points", 20, 1000, DEFAULT["points"], step=10, key="cmp_points", **generated)
     seed = int(st.number_input("Seed (data and split)", 0, 2**31 - 1, DEFAULT["seed"], key="cmp_seed", **URL))
     flip = st.slider("Flipped labels (noise, %)", 0, 40, DEFAULT["flip"], step=5, key="cmp_flip", **generated)
@@ -40,9 +41,9 @@ with st.sidebar:
 # On a projector the panels come first, above your points' editor; elsewhere you edit, then see.
 first, second = st.container(), st.container()
 editor_area, panel_area = (second, first) if present.is_on() else (first, second)
-if name == YOURS:  # click, edit, upload; the points travel in the link as cmp_user_points
+if name == lesson.YOURS:  # click, edit, upload; the points travel in the link as cmp_user_points
     with editor_area:
-        X, y = user_points("cmp_user", 2, compare.make_data("XOR", 16, 1), NAMES)
+        X, y = user_points("cmp_user", 2, lesson.your_points(), NAMES)
 else:
     X, y = shared.compare_points(name, n_points, seed, flip)
 problem = compare.comparison_problem(X, y)
@@ -90,7 +91,7 @@ for column, (c, result) in zip(panel_area.columns(3, gap="small"), results.items
         st.caption(shown.times)
 
 st.markdown("**What the pictures show**")
-st.markdown("\n".join(f"- {said}" for said in compare.describe(name, results, results["knn"].model.k, kind)))
+st.markdown("\n".join(f"- {said}" for said in lesson.describe(name, results, results["knn"].model.k, kind)))
 if k > results["knn"].model.k:
     st.caption(f"k is capped at the {results['knn'].model.k} training points.")
 st.caption(

@@ -4,7 +4,8 @@ import hashlib
 
 import streamlit as st
 
-from classic import criteria, datasets, tables
+from classic import criteria, tables
+from classic.lessons import points as point_sets
 from classic.lessons import tree as lesson
 from classic.lessons import tree_sources
 from classic.viz import tree_figures as figures
@@ -104,7 +105,8 @@ if name == UPLOAD:
         st.error(f"The file {url.code_span(upload.name)} cannot be used: {url.code_span(error)}")
         url.stop()
 elif name == lesson.YOURS:  # click, edit, upload; the points travel in the link as tree_user_points
-    X, y, names = lesson.point_table(*points.user_points("tree_user", 2, datasets.xor(16, 0.15, 1), least=2))
+    _, start, n_classes = point_sets.your_points("tree")
+    X, y, names = lesson.point_table(*points.user_points("tree_user", n_classes, start, least=2))
     model, steps = grow((name, X.tobytes(), y.tobytes()), params, prune, fraction, seed, base, X, y, names)
 else:
     loaded = TABLES[name](seed) if name in lesson.POINT_TABLES else TABLES[name]()
@@ -157,5 +159,5 @@ with tabs[shown]:
             st.caption(lesson.ties_note(protocol(*whole[:2])))
 
 try_this("decision-tree", [Step(**step) for step in shared.tree_steps()])
-compare_link(X, y)
+compare_link(X, y, "tree", name)
 how_it_works(tree_sources.textbook_id3, criteria.split_scores, **lesson.HOW_IT_WORKS)

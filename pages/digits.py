@@ -7,6 +7,7 @@ import streamlit as st
 
 from classic import digits, evaluation
 from classic.knn import METRICS, WEIGHTS
+from classic.lessons import digits as lesson
 from classic.viz import digits as view
 from pages._ui import canvas, class_draw, present, shared
 from pages._ui.data import load_semeion
@@ -29,7 +30,7 @@ HOW = (
     "is widened first, so it is not stretched into a black square."
 )
 st.write(f"Draw a digit.{'' if projector else HOW} Then the k most similar Semeion digits vote on it.")
-first = view.sidebar_defaults()  # the settings of classic.digits.default_model
+first = lesson.sidebar_defaults()  # the settings of classic.digits.default_model
 with st.sidebar:
     k = st.slider("k (neighbours)", 1, 50, first["k"], key="digits_k", bind="query-params")
     metric = st.selectbox("Metric", METRICS, first["metric"], key="digits_metric", bind="query-params")
@@ -103,7 +104,7 @@ if draw_tab.open:
             if c3.button("Forget my examples", key="digits_forget", disabled=not taught):
                 st.session_state.digits_taught = []
                 st.rerun()
-            st.caption(view.taught_caption(len(taught), only=data is None))
+            st.caption(lesson.taught_caption(len(taught), only=data is None))
 
 if data is None and not draw_tab.open:
     st.info("The evaluation and the ladder need the Semeion data set.")
@@ -140,10 +141,10 @@ if data is not None and ladder_tab.open:
     with ladder_tab:
         st.write("The post stops at plain k-NN. Each rung keeps the one below and adds one idea; still k-NN.")
         present.chart(st, view.ladder_chart(rungs), alt="Each rung's mean accuracy and its gain")
-        st.markdown(view.rung_notes(rungs, digits.RUNG_NOTES))
+        st.markdown(lesson.rung_notes(rungs, digits.RUNG_NOTES))
         st.caption(f"For scale: scikit-learn's SVC, blurred digits, same splits: {digits.SVC_REFERENCE:.1%}.")
 
 if data is not None:
     plain, blurred = (shared.digits_results(data, **params)[0] for _, params in digits.RUNGS[:2])
-    try_this("digits", [Step(**step) for step in view.lesson_steps(plain, blurred)])
-how_it_works(digits.grid_from_ink, digits.two_sided_tangent_distances, **view.HOW_IT_WORKS)
+    try_this("digits", [Step(**step) for step in lesson.try_this_steps(plain, blurred)])
+how_it_works(digits.grid_from_ink, digits.two_sided_tangent_distances, **lesson.HOW_IT_WORKS)

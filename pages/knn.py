@@ -159,5 +159,5 @@ elif tree_tab.open:
     tree_tab.write(lesson.depth_note(shown.depth, len(X)))
 
 try_this("knn", [Step(**step) for step in shared.knn_steps()])
-compare_link(X_all, y_raw, name)
+compare_link(X_all, y_raw, "knn", name)
 how_it_works(knn_textbook, vote, formulas=lesson.FORMULAS, text=lesson.HOW_IT_WORKS)

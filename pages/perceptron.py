@@ -8,6 +8,7 @@ import streamlit as st
 from classic import datasets
 from classic import perceptron as pc
 from classic.lessons import perceptron as lessons
+from classic.lessons import points
 from classic.viz import perceptron as viz
 from pages._ui import present, shared, url
 from pages._ui.lesson import Step, compare_link, how_it_works, try_this
@@ -36,7 +37,7 @@ if not present.is_on():
         "on XOR it never does, and it returns to the same weights again and again."
     )
 with st.sidebar:
-    name = st.selectbox("Data", list(lessons.DATA), key="pc_data", bind="query-params")
+    name = st.selectbox("Data", points.menu("perceptron"), key="pc_data", bind="query-params")
     seed = st.number_input("Random seed", 0, 2**31 - 1, 0, key="pc_seed", bind="query-params")
     st.button(
         "New points", key="pc_new", on_click=lambda: st.session_state.update(pc_seed=(seed + 1) % 2**31)
@@ -44,8 +45,11 @@ with st.sidebar:
     max_epochs = st.slider("Maximum passes (epochs)", 1, 200, 100, key="pc_epochs", bind="query-params")
     shuffle = st.checkbox("Shuffle the order each pass", key="pc_shuffle", bind="query-params")
 
-YOURS = lessons.YOURS
-X, y = user_points("pc", 2, datasets.linearly_separable(8, 1)) if name == YOURS else lessons.DATA[name](seed)
+yours, start, n_classes = points.your_points("perceptron")
+if name == yours:
+    X, y = user_points("pc", n_classes, start)
+else:
+    X, y = points.load("perceptron", name, seed)
 if len(X) < 2 or len(np.unique(y)) < 2:
     st.warning("The perceptron needs points of both classes (0 and 1): click to add some.")
     url.stop()
@@ -143,7 +147,7 @@ if size.open:
     st.caption(lessons.band_caption())
 
 try_this("perceptron", [Step(**step) for step in shared.perceptron_steps()])
-compare_link(X, y)
+compare_link(X, y, "perceptron", name)
 how_it_works(
     lessons.perceptron_textbook, lessons.classes_textbook, formulas=lessons.FORMULAS, text=lessons.HOW
 )

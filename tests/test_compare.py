@@ -11,24 +11,25 @@ from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
 from classic import compare, datasets
+from classic.lessons import compare as lesson
 from classic.perceptron import Perceptron
 from classic.viz import compare as draw
 from classic.viz.theme import rgb
 
 
-@pytest.mark.parametrize("name", compare.DATASETS)
+@pytest.mark.parametrize("name", lesson.DATASETS)
 def test_every_data_set_has_two_classes_and_the_asked_size(name):
-    X, y = compare.make_data(name, 200, 3)
+    X, y = lesson.make_data(name, 200, 3)
     assert X.shape == (200, 2) and set(np.unique(y)) == {0, 1}
     assert compare.comparison_problem(X, y) is None
 
 
 def test_flip_labels_swaps_the_asked_share_and_leaves_the_points():
-    X, y = compare.make_data("Moons", 200, 7)
-    X10, y10 = compare.make_data("Moons", 200, 7, flip=10)
+    X, y = lesson.make_data("Moons", 200, 7)
+    X10, y10 = lesson.make_data("Moons", 200, 7, flip=10)
     assert np.array_equal(X, X10)
     assert np.sum(y != y10) == 20
-    assert np.array_equal(y10, compare.make_data("Moons", 200, 7, flip=10)[1])
+    assert np.array_equal(y10, lesson.make_data("Moons", 200, 7, flip=10)[1])
     with pytest.raises(ValueError, match="percent"):
         compare.flip_labels(y, 120, 0)
 
@@ -43,21 +44,21 @@ def test_comparison_problem_explains_what_is_missing():
 
 
 def test_split_is_seeded_stratified_and_seventy_thirty():
-    X, y = compare.make_data("XOR", 200, 0)
+    X, y = lesson.make_data("XOR", 200, 0)
     a, b = compare.split(X, y, 5), compare.split(X, y, 5)
     assert np.array_equal(a.X_train, b.X_train)
     assert len(a.y_test) == 60 and np.bincount(a.y_test).tolist() == [30, 30]
 
 
 def test_rbf_gamma_is_sklearns_scale():
-    X, y = compare.make_data("Concentric circles", 100, 0)
+    X, y = lesson.make_data("Concentric circles", 100, 0)
     assert compare.rbf_gamma(X) == pytest.approx(SVC(gamma="scale").fit(X, y)._gamma)
 
 
-@pytest.mark.parametrize("name", compare.DATASETS)
+@pytest.mark.parametrize("name", lesson.DATASETS)
 @pytest.mark.parametrize("k", [1, 7, 15])
 def test_knn_scores_match_sklearn_on_the_same_split(name, k):
-    X, y = compare.make_data(name, 200, 1, flip=10)
+    X, y = lesson.make_data(name, 200, 1, flip=10)
     data = compare.split(X, y, 1)
     ours = compare.fit(compare.make_model("knn", data, k=k), data)
     theirs = KNeighborsClassifier(n_neighbors=k).fit(data.X_train, data.y_train)
@@ -65,9 +66,9 @@ def test_knn_scores_match_sklearn_on_the_same_split(name, k):
     assert ours.test_accuracy == pytest.approx(theirs.score(data.X_test, data.y_test))
 
 
-@pytest.mark.parametrize("name", compare.DATASETS)
+@pytest.mark.parametrize("name", lesson.DATASETS)
 def test_a_one_split_tree_scores_as_sklearns_stump(name):
-    X, y = compare.make_data(name, 200, 2)
+    X, y = lesson.make_data(name, 200, 2)
     data = compare.split(X, y, 2)
     ours = compare.fit(compare.make_model("tree", data, max_depth=1), data)
     stump = DecisionTreeClassifier(criterion="entropy", max_depth=1).fit(data.X_train, data.y_train)
@@ -82,7 +83,7 @@ def test_a_line_gets_three_of_the_four_xor_corners():
 
 
 def test_regions_grid_and_times():
-    X, y = compare.make_data("Gaussian clusters", 100, 0)
+    X, y = lesson.make_data("Gaussian clusters", 100, 0)
     data = compare.split(X, y, 0)
     grid, low, high = compare.box(X, 20)
     fitted = compare.fit(compare.make_model("perceptron", data), data, grid)
@@ -116,25 +117,25 @@ def test_regions_png_puts_the_highest_row_on_top_in_the_theme_colours():
 
 
 def test_describe_states_computed_numbers():
-    fitted = compare.run(data="XOR")
-    said = " ".join(compare.describe("XOR", fitted, 15))
+    fitted = lesson.run(data="XOR")
+    said = " ".join(lesson.describe("XOR", fitted, 15))
     assert f"gets {fitted['perceptron'].train_accuracy:.0%} of the training points" in said
-    noisy = compare.run(data="Moons", k=1, flip=10)
-    said = " ".join(compare.describe("Moons", noisy, 1))
+    noisy = lesson.run(data="Moons", k=1, flip=10)
+    said = " ".join(lesson.describe("Moons", noisy, 1))
     assert "memorises" in said and f"against {noisy['knn'].test_accuracy:.0%} held out" in said
     assert noisy["knn"].train_accuracy == 1.0 > noisy["knn"].test_accuracy
 
 
 def test_every_question_offers_its_answer():
-    questions = compare.questions()
+    questions = lesson.questions()
     assert 4 <= len(questions) <= 6
     for question in questions:
         assert question.answer in question.options
-        assert set(question.settings) == set(compare.DEFAULTS)
+        assert set(question.settings) == set(lesson.DEFAULTS)
 
 
 def test_download_figure_draws_three_panels():
-    X, y = compare.make_data("Moons", 60, 0)
+    X, y = lesson.make_data("Moons", 60, 0)
     data = compare.split(X, y, 0)
     grid, low, high = compare.box(X, 10)
     panels = [(n, compare.fit(compare.make_model(n, data), data, grid).regions, None) for n in compare.NAMES]
@@ -149,7 +150,7 @@ def test_download_figure_draws_three_panels():
 
 @pytest.mark.parametrize("k", [1, 2, 15, 100])
 def test_knn_regions_voted_from_the_table_are_the_classifiers_predictions(k):
-    X, y = compare.make_data("Moons", 200, 4, flip=20)
+    X, y = lesson.make_data("Moons", 200, 4, flip=20)
     data = compare.split(X, y, 4)
     grid, _, _ = compare.box(X, 40)
     table = compare.grid_neighbours(data, grid)
@@ -158,7 +159,7 @@ def test_knn_regions_voted_from_the_table_are_the_classifiers_predictions(k):
 
 
 def test_axis_aligned_boxes_are_labelled_by_their_rectangles_and_the_tree_finds_the_edges():
-    X, y = compare.axis_aligned_boxes(1000, 0)
+    X, y = datasets.axis_aligned_boxes(1000, 0)
     assert y[np.flatnonzero((X[:, 0] > 0.35) & (X[:, 1] > 0.5))].all()
     assert y[np.flatnonzero((X[:, 0] > 0.7) & (X[:, 1] < 0.25))].all()
     assert not y[np.flatnonzero(X[:, 0] < 0.35)].any()
@@ -183,7 +184,7 @@ def test_points_all_in_one_place_still_compare_and_read_well():
     grid, low, high = compare.box(X, 10)
     fitted = {n: compare.fit(compare.make_model(n, data, k=15), data, grid) for n in compare.NAMES}
     assert compare.title("tree", fitted["tree"]) == "ID3 tree: 1 leaf"
-    said = " ".join(compare.describe("Your points", fitted, 15))
+    said = " ".join(lesson.describe("Your points", fitted, 15))
     assert (
         "from 1 box (its leaf) the tree draws one class over the whole box" in said
         and "the perceptron, k-NN and the tree" in said
@@ -200,24 +201,24 @@ def test_picture_counts_what_the_eye_sees():
     """An L, a staircase, a checkerboard and an island, counted by hand."""
     ell = compare.picture(grid_of(["1111", "1111", "0011", "0011"]))
     assert ell == compare.Picture(areas=2, corners=1, pieces=2, staircase=True)
-    assert compare.shape_words(ell) == "an L of 2 straight pieces with 1 corner"
+    assert lesson.shape_words(ell) == "an L of 2 straight pieces with 1 corner"
     stairs = compare.picture(grid_of(["1111", "0111", "0011", "0001"]))
     assert stairs == compare.Picture(areas=2, corners=5, pieces=6, staircase=True)
-    assert compare.shape_words(stairs).startswith("a staircase of 6 straight pieces")
+    assert lesson.shape_words(stairs).startswith("a staircase of 6 straight pieces")
     checker = compare.picture(grid_of(["0011", "0011", "1100", "1100"]))
     assert checker.areas == 4 and checker.corners == 2 and checker.pieces == 4 and not checker.staircase
     island = compare.picture(grid_of(["0000", "0110", "0110", "0000"]))
     assert island == compare.Picture(areas=2, corners=4, pieces=4, staircase=False)
-    assert compare.shape_words(island) == "a boundary of 4 straight pieces with 4 corners"
+    assert lesson.shape_words(island) == "a boundary of 4 straight pieces with 4 corners"
     cut = compare.picture(grid_of(["0011", "0011", "0011", "0011"]))
-    assert compare.shape_words(cut) == "one straight cut"
-    assert compare.shape_words(compare.picture(np.zeros(16, dtype=int))) == "one class over the whole box"
+    assert lesson.shape_words(cut) == "one straight cut"
+    assert lesson.shape_words(compare.picture(np.zeros(16, dtype=int))) == "one class over the whole box"
 
 
 def page_view(**settings):
     """The three fits of a /compare view with their regions on the page's grid, as the page draws them."""
-    s = {**compare.DEFAULTS, **settings}
-    X, y = compare.make_data(s["data"], s["points"], s["seed"], s["flip"])
+    s = {**lesson.DEFAULTS, **settings}
+    X, y = lesson.make_data(s["data"], s["points"], s["seed"], s["flip"])
     data = compare.split(X, y, s["seed"])
     grid = compare.box(X, 100)[0]  # pages/_ui/shared.py's COMPARE_RESOLUTION
     params = {"perceptron": s["perceptron"], "k": s["k"], "max_depth": s["depth"]}
@@ -229,7 +230,7 @@ def test_the_tree_sentence_describes_the_picture_drawn():
     called "a staircase of 5 boxes"; the sentence now counts what is drawn."""
     fitted = page_view(data="Gaussian clusters", depth=6)
     drawn = compare.picture(fitted["tree"].regions)
-    said = " ".join(compare.describe("Gaussian clusters", fitted, 15))
+    said = " ".join(lesson.describe("Gaussian clusters", fitted, 15))
     assert not drawn.staircase or drawn.corners < 3
     assert "staircase" not in said
     assert f"{drawn.pieces} straight pieces with {drawn.corners} corner" in said
@@ -244,9 +245,9 @@ def test_the_default_view_shows_the_lesson_its_text_states():
     assert fitted["perceptron"].train_accuracy == 1.0
     assert drawn.staircase and drawn.corners >= 6 and drawn.areas == 2
     assert fitted["perceptron"].test_accuracy >= max(fitted[n].test_accuracy for n in ("knn", "tree"))
-    said = compare.describe(compare.DEFAULTS["data"], fitted, compare.DEFAULTS["k"])
+    said = lesson.describe(lesson.DEFAULTS["data"], fitted, lesson.DEFAULTS["k"])
     assert said[0] == "A line separates the training points: the perceptron gets them all right."
     assert f"a staircase of {drawn.pieces} straight pieces with {drawn.corners} corners" in said[2]
-    question = next(q for q in compare.questions() if q.title == "The tree's staircase")
+    question = next(q for q in lesson.questions() if q.title == "The tree's staircase")
     deep = page_view(**question.settings)["tree"]
     assert compare.picture(deep.regions).staircase  # the question's "staircase" is one too

@@ -7,6 +7,7 @@ from strokes import STYLES, drawings, render_squares, styled
 from classic import _digits_search, datasets, digits
 from classic._validation import NotFittedError
 from classic.knn import KNNClassifier
+from classic.lessons import digits as lesson
 from classic.viz import digits as view
 from classic.viz import theme
 
@@ -443,7 +444,7 @@ def test_the_gain_words_say_when_a_rung_adds_nothing():
         "+2.0 points",
         "-1.0 points",
     ]
-    notes = view.rung_notes(rungs, {"a": "A.", "b": "B.", "c": "C.", "d": "D."}).splitlines()
+    notes = lesson.rung_notes(rungs, {"a": "A.", "b": "B.", "c": "C.", "d": "D."}).splitlines()
     assert notes[1] == "- **b** (+0.04 points: no real gain): B."
     label = [row["label"] for row in view.ladder_chart(rungs)["data"]["values"]]
     assert label[1] == "90.0% (+0.04 points: no real gain)" and label[2] == "92.0% (+2.0 points)"

@@ -61,7 +61,8 @@ def test_labels_are_placed_apart_inside_the_plot_or_left_out():
 
 def test_the_printed_k_class_loop_makes_the_estimators_updates():
     from classic import datasets
-    from classic.lessons.perceptron import classes_textbook, three_in_a_row
+    from classic.datasets import three_in_a_row
+    from classic.lessons.perceptron import classes_textbook
     from classic.perceptron import Perceptron
 
     for X, y, epochs in (

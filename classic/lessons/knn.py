@@ -1,7 +1,8 @@
 """The k-NN lesson's words and data, kept out of the page so that the page reads as the lesson.
 
-The data-set menu (the post's two clusters, the generated shapes, the unscaled weight and
-height, the user's own points) with where each one's query starts; the scaling and editing
+The data-set menu (the registry's, :mod:`classic.lessons.points`: the post's two clusters, the
+generated shapes, the unscaled weight and height, the user's own points) with where each one's
+query starts; the scaling and editing
 menus (Wilson's editing, the post's edited k-NN, and Hart's condensing, not from the post);
 the sentences that put numbers in context (the query's prediction and its tie, when a vote
 can tie, the accuracy curves, the k-d tree's depth against the notes' claim); the "Try this" steps, each answer computed by the library; the "How it works" formulas
@@ -13,8 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from classic import datasets, evaluation, knn
+from classic import evaluation, knn
 from classic.knn import TIE_RULE, KNNClassifier, leave_one_out_accuracy, pairwise_distances, vote
+from classic.lessons import points
 from classic.preprocessing import MinMaxScaler, StandardScaler
 from classic.viz.knn import K_CURVES, view_grid
 
@@ -22,14 +24,12 @@ INTRO = (
     "A point takes the majority label of the k training points nearest to it. Scrub k under the map: at "
     "k = 1 the regions hug every point; as k grows they smooth out. Drag the ◆ query, or click to move it."
 )
-POST = "The post's two clusters"
-CLUSTERS = "Gaussian clusters around a circle"
-UNSCALED = "Weight and height (unscaled)"
-YOURS = "Your points"
-DATA_NAMES = (POST, CLUSTERS, "Concentric circles", "Moons", "XOR", "Spiral", UNSCALED, YOURS)
+POST, UNSCALED = points.POST, points.UNSCALED
+DATA_NAMES = points.menu("knn")  # the registry's sets offered here, then the user's points
+YOURS = points.yours("knn")
 # The axes' names where the data set gives its features a meaning (else x₁ and x₂).
 AXES = {UNSCALED: ("x₁: weight", "x₂: height")}
-MANY_CLASSES = (CLUSTERS, "Spiral")  # the data sets whose number of classes can be chosen
+MANY_CLASSES = points.many_classes("knn")  # the data sets whose number of classes can be chosen
 # The page's first view (its other controls start at the first entry of their menus).
 DEFAULTS = {"points": 100, "classes": 3, "seed": 0, "k": 8, "p": 3.0, "h": 1.0}
 SCALERS = {"none": None, "min-max": MinMaxScaler, "standardise": StandardScaler}
@@ -49,48 +49,14 @@ def start_query(name: str) -> dict[str, float]:
     return {"knn_qx": qx, "knn_qy": qy}
 
 
-def _balanced(X: np.ndarray, y: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Exactly n of the points, the classes as equal as n allows (shuffled order kept)."""
-    classes = np.unique(y)
-    quota = {c: n // len(classes) + (i < n % len(classes)) for i, c in enumerate(classes)}
-    rank = np.zeros(len(y), dtype=int)
-    for c in classes:
-        rank[y == c] = np.arange(np.sum(y == c))
-    keep = rank < np.array([quota[c] for c in y])
-    return X[keep], y[keep]
-
-
 def lesson_data(name: str, n: int, n_classes: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """The page's generated data sets, each exactly ``n`` points.
-
-    ``POST`` is the k-NN post's dummy data: two round Gaussian clusters, σ = 1, centred at
-    (−4, 0) and (4, 0). ``UNSCALED`` stands for the notes' shoe-size example (predict the size
-    from height and weight): x₁ plays weight, whose range is ~100× larger and which here carries
-    no information about the class, x₂ plays height, which does.
-    """
-    per_class = -(-n // max(n_classes, 2))
-    if name == POST:
-        return _balanced(*datasets.gaussian_clusters(-(-n // 2), ((-4, 0), (4, 0)), 1.0, seed), n)
-    if name == CLUSTERS:
-        angles = np.linspace(0, 2 * np.pi, n_classes, endpoint=False)
-        centres = np.column_stack([4 * np.cos(angles), 4 * np.sin(angles)])
-        return _balanced(*datasets.gaussian_clusters(per_class, centres, 1.5, seed), n)
-    if name == UNSCALED:
-        return _balanced(*datasets.stretched_clusters(-(-n // 2), 100.0, seed), n)
-    if name == "Concentric circles":
-        return datasets.concentric_circles(n, 0.12, seed)
-    if name == "Moons":
-        return datasets.moons(n, 0.15, seed)
-    if name == "XOR":
-        return datasets.xor(max(n, 4), 0.2, seed)
-    if name == "Spiral":
-        return datasets.spiral(n, n_classes, 0.15, seed)
-    raise ValueError(f"no generated data set named {name!r}")
+    """The page's generated data set ``name`` (the registry's), exactly ``n`` points."""
+    return points.load("knn", name, seed, n, n_classes)
 
 
 def starter_points() -> tuple[np.ndarray, np.ndarray]:
     """The first "your points": six of each class, around (−2, 0) and (2, 0)."""
-    return datasets.gaussian_clusters(6, ((-2, 0), (2, 0)), 1.0, 0)
+    return points.your_points("knn")[1]
 
 
 def scaling(name: str, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

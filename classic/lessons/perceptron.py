@@ -9,8 +9,6 @@
   pocket is measured against on XOR).
 - ``updates_against_size``: Novikoff's bound (R/γ)² against the updates actually made, on
   ``separated_band`` sets of 25 to 2500 points with the same radius and margin.
-- ``DATA``: the page's data menu, two classes and three (``three_in_a_row``: no linear machine
-  separates it).
 - ``generalisation_runs``: the post's experiment (train on 25 points, test on 1000) over many
   seeds, each run to convergence as the post's loop is.
 - ``novikoff_figures``: R, γ and (R/γ)² printed so that the bound recomputes from what is shown.
@@ -59,32 +57,6 @@ def perceptron_textbook(X: np.ndarray, y: np.ndarray, max_epochs: int = 100) -> 
         if not made_a_mistake:
             break
     return history
-
-
-def three_in_a_row() -> tuple[np.ndarray, np.ndarray]:
-    """Three classes in a row of four columns, the first class at both ends (8 points).
-
-    No linear machine separates them: a class's region, where its score beats every other, is
-    an intersection of half-planes, hence convex, and a convex region holding both ends holds
-    the middle columns too. No two lines, drawn any way, give each class its own side.
-    """
-    X = np.array([[x, h] for x in (-1.5, -0.5, 0.5, 1.5) for h in (-0.5, 0.5)])
-    return X, np.repeat([0, 1, 2, 0], 2)
-
-
-# The page's data menu: name → points for a seed (None: the user's own, placed by clicking).
-YOURS = "Your points (click to place)"
-DATA = {
-    "Linearly separable (25 points, true line y = 1 − x)": lambda seed: datasets.linearly_separable(25, seed),
-    "XOR (the four corners)": lambda seed: datasets.xor(4),
-    "XOR (noisy clusters)": lambda seed: datasets.xor(40, 0.12, seed),
-    "Gaussian clusters": lambda seed: datasets.gaussian_clusters(20, ((-1.5, -1.5), (1.5, 1.5)), 1.0, seed),
-    "Three clusters (3 classes)": lambda seed: datasets.gaussian_clusters(
-        15, ((-2.0, -1.0), (2.0, -1.0), (0.0, 2.0)), 0.8, seed
-    ),
-    "Three classes in a row (the first at both ends)": lambda seed: three_in_a_row(),
-    YOURS: None,
-}
 
 
 def classes_textbook(X: np.ndarray, y: np.ndarray, max_epochs: int = 100) -> list[Update]:
@@ -439,7 +411,7 @@ def try_this_steps() -> list[dict]:
     best = best_line_accuracy(*corners)
     rbf = DualPerceptron(kernel="rbf", gamma=2.0, max_epochs=200).fit(*corners)
     limit, rows = updates_against_size()
-    row = Perceptron().fit(*three_in_a_row())
+    row = Perceptron().fit(*datasets.three_in_a_row())
     first, last = rows[0], rows[-1]
     # Each view opens on the player's first frame: its end (and the verdict beside it) would answer.
     base = {"pc_seed": 0, "pc_epochs": 100, "pc_shuffle": False, "pc_tab": "Every update", "pc_frame": 0}

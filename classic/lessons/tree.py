@@ -13,12 +13,13 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from classic import criteria, datasets, id3, tables
-from classic.lessons import tree_sources
+from classic.lessons import points, tree_sources
 from classic.viz.tree_figures import number, plural, size_note
 
 
@@ -124,19 +125,12 @@ def point_table(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray, list[str]]:
     return np.asarray(X, dtype=float), np.char.add("class ", np.asarray(y).astype(str)), ["x1", "x2"]
 
 
-def _points(make: Any) -> Any:
-    return lambda seed: point_table(*make(seed))
+def _point_table(shown: str, seed: int) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    return point_table(*points.load("tree", shown, seed))
 
 
-POINT_TABLES = {
-    "Two clusters (2-D points)": _points(
-        lambda s: datasets.gaussian_clusters(100, ((-1, -1), (1, 1)), 1.0, s)
-    ),
-    "Circles (2-D points)": _points(lambda s: datasets.concentric_circles(200, 0.1, s)),
-    "Moons (2-D points)": _points(lambda s: datasets.moons(200, 0.15, s)),
-    "XOR (2-D points)": _points(lambda s: datasets.xor(200, 0.15, s)),
-    "Spiral (2-D points)": _points(lambda s: datasets.spiral(300, 2, 0.1, s)),
-}
+# The registry's 2-D point sets offered here (classic.lessons.points), as tables for a seed.
+POINT_TABLES = {shown: partial(_point_table, shown) for shown in points.menu("tree")[:-1]}
 
 
 def summary(model: Any, X: Any, y: Any, row: int, quote: Any = str) -> str:
@@ -248,7 +242,7 @@ def tree_params(criterion: str, missing: str, depth: int, min_gain: float) -> di
     return {"criterion": criterion, "missing": missing, "max_depth": depth or None, "min_gain": min_gain}
 
 
-VOTES, UPLOAD, YOURS = "1984 congressional votes", "Upload a CSV", "Your points (2-D, click to place)"
+VOTES, UPLOAD, YOURS = "1984 congressional votes", "Upload a CSV", points.yours("tree")
 AS_IN_THE_POST = "post"
 VOTES_ROWS = {
     AS_IN_THE_POST: "as in the post",

@@ -16,16 +16,6 @@ import numpy as np
 from classic.viz.theme import ACCENT, FOCUS, GRID, INK, MARKERS, PALETTE, PLAYER_MARKERS, TEXT, light, rgb
 
 WHITE = (1.0, 1.0, 1.0)
-HOW_IT_WORKS = {
-    "formulas": [
-        r"\hat y = \arg\max_c \sum_{i \in N_k} w_i [y_i = c]",
-        r"d_T(x, t)^2 = \min_{a, b} \lVert x + T_x a - t - T_t b \rVert^2",
-    ],
-    "text": "Each of the 16×16 cells averages the ink of its share of the cropped drawing, so a drawing of "
-    "any size lands on the same grid as the scanned digits. The k nearest training digits vote, each with "
-    "weight w_i. The tangent distance forgives the small moves, turns and stretches that change a digit's "
-    "pixels but not which digit it is: T_x holds those directions at x, T_t at t.",
-}
 # Room above the canvas for its toolbar, which shows above the canvas when the pointer is on it:
 # the toolbar is 2.9rem tall and ends 0.25rem into the canvas; the column's gap adds 1rem.
 TOOLBAR_ROOM = "medium"  # 2.5rem
@@ -66,23 +56,6 @@ def grid_drawing(grid: Any, size: int) -> dict:
             for start, stop in zip(edges[::2], edges[1::2], strict=True)
         ]
     return {"objects": objects}
-
-
-def sidebar_defaults() -> dict:
-    """The digits page's starting settings, those of ``classic.digits.default_model``: k, the
-    blur and sheared-copies checkboxes, and the metric, weights and invariance as indices into their menus."""
-    from classic import digits
-    from classic.knn import METRICS, WEIGHTS
-
-    params = digits.DigitClassifier(**digits.DEFAULT).get_params()
-    return {
-        "k": params["k"],
-        "metric": METRICS.index(params["metric"]),
-        "weights": WEIGHTS.index(params["weights"]),
-        "blur": params["blur"] > 0,
-        "shear": params["shear"] > 0,
-        "invariance": digits.INVARIANCES.index(params["invariance"]),
-    }
 
 
 def _rgb8(color: str | tuple[float, float, float]) -> np.ndarray:
@@ -256,14 +229,6 @@ def rung_gains(rungs: Sequence[tuple[str, float]]) -> list[str]:
     return words
 
 
-def rung_notes(rungs: Sequence[tuple[str, float]], notes: dict[str, str]) -> str:
-    """The ladder's rungs as a Markdown list: name, gain over the rung below, what it adds."""
-    return "\n".join(
-        f"- **{name}** ({gain}): {notes[name]}"
-        for (name, _), gain in zip(rungs, rung_gains(rungs), strict=True)
-    )
-
-
 def ladder_chart(rungs: Sequence[tuple[str, float]]) -> dict:
     """Vega-Lite horizontal bars: each rung's accuracy, labelled with its gain over the rung below.
 
@@ -354,92 +319,6 @@ def accuracy_png(ks: Sequence[int], curves: dict[str, np.ndarray]) -> bytes:
     return to_bytes(fig)
 
 
-def _stroke_canvas(*strokes: tuple[slice, slice], size: int = 280) -> np.ndarray:
-    """A transparent canvas with straight strokes of ink (rows, columns), as the canvas returns it."""
-    image = np.zeros((size, size, 4), dtype=np.uint8)
-    for rows, cols in strokes:
-        image[rows, cols, 3] = 255
-    return image
-
-
-def lesson_steps(plain: np.ndarray, blurred: np.ndarray) -> list[dict]:
-    """The page's "Try this" steps (keyword arguments of ``pages._ui.lesson.Step``).
-
-    ``plain`` and ``blurred`` are the protocol's accuracies (seeds × k = 1 … 50) of plain
-    k-NN and of k-NN on blurred digits; every answer is computed from them or from
-    ``classic.digits``, never typed.
-    """
-    from classic import digits
-
-    plain_1, plain_50, gain = (
-        plain[:, 0].mean(),
-        plain[:, -1].mean(),
-        blurred[:, 0].mean() - plain[:, 0].mean(),
-    )
-    shares = {"about 70%": 0.7, "about 80%": 0.8, "about 90%": 0.9, "about 99%": 0.99}
-    gains = {
-        "none": -1.0,
-        "1 to 3 points": 0.01,
-        "3 to 6 points": 0.03,
-        "more than 6 points": 0.06,
-    }  # lower ends
-    change = (
-        "rises" if plain_50 > plain_1 + 0.005 else "falls" if plain_50 < plain_1 - 0.005 else "stays the same"
-    )
-    bar = digits.canvas_to_grid(_stroke_canvas((slice(20, 260), slice(130, 150))))
-    shape = (
-        "a black square" if bar.mean() > 0.9 else "a vertical bar" if bar[:, 7:9].all() else "a diagonal band"
-    )
-    tiny = digits.read_drawing(
-        _stroke_canvas((slice(10, 60), slice(24, 30)), (slice(10, 16), slice(10, 40)))
-    ).status
-    plain_setup = {"digits_k": 1, "digits_metric": "euclidean", "digits_weights": "uniform"}
-    plain_setup |= {"digits_blur": False, "digits_invariance": "none", "digits_shear": False}
-    plain_setup["digits_tab"] = "Evaluation"
-    return [
-        {
-            "title": "Plain k-NN, as in the post",
-            "setup": plain_setup,
-            "question": "k = 1, no blur: what share of the 793 test digits does it read right?",
-            "options": list(shares),
-            "answer": min(shares, key=lambda o: abs(shares[o] - plain_1)),
-            "why": f"{plain_1:.1%} on average over five shuffles (the post: 89%).",
-        },
-        {
-            "title": "More neighbours",
-            "setup": {**plain_setup, "digits_k": 50},
-            "question": "Plain k-NN from k = 1 to k = 50: does the accuracy rise or fall?",
-            "options": ["rises", "stays the same", "falls"],
-            "answer": change,
-            "why": f"{plain_1:.1%} at k = 1, {plain_50:.1%} at k = 50: far neighbours are other digits.",
-        },
-        {
-            "title": "Blur",
-            "setup": {**plain_setup, "digits_blur": True},
-            "question": "Blur both sides (σ = 1 cell): how much does it add at k = 1?",
-            "options": list(gains),
-            "answer": max((o for o in gains if gains[o] <= gain), key=gains.get),
-            "why": f"{100 * gain:+.1f} points: a stroke one cell off is now near, not as far as a missing one.",
-        },
-        {
-            "title": "A bare 1",
-            "setup": {"digits_tab": "Draw"},
-            "question": "Draw a 1 as one straight vertical stroke. What does the 16×16 grid show?",
-            "options": ["a black square", "a vertical bar", "a diagonal band"],
-            "answer": shape,
-            "why": "Stretched to fill the box it would be a black square; the page widens narrow drawings first.",
-        },
-        {
-            "title": "A tiny digit",
-            "setup": {"digits_tab": "Draw"},
-            "question": "Draw a small digit in a corner, a fifth of the canvas tall. What happens?",
-            "options": ["it is read as an 8", "it is read right", "the page asks you to draw bigger"],
-            "answer": "the page asks you to draw bigger" if tiny == "small" else "it is read right",
-            "why": "Stretched to 16×16, a small drawing's strokes are several cells thick: a blob.",
-        },
-    ]
-
-
 def digit_strip(X: np.ndarray, titles: Sequence[str], alts: Sequence[str]) -> dict:
     """Keyword arguments for ``st.image``: a strip of small digits with their titles in order."""
     if len(X) == 0:
@@ -473,13 +352,3 @@ def prediction_html(digit: int, share: float, answer_rem: float = 2.0) -> str:
         f"<div class='digit-answer' style='font-size:{answer_rem}rem;line-height:1.25;text-align:center'>"
         f"Read as {digit} with {share:.0%} of the vote</div>"
     )
-
-
-def taught_caption(n: int, only: bool = False) -> str:
-    """How many examples of their own a student has taught (``only``: without Semeion, they are all
-    the training data)."""
-    if n == 0:
-        first = "No examples of yours yet: draw a digit, choose its label and press “This was a …”."
-        return f"{first} Without the Semeion digits, yours are the only training data." if only else first
-    words = f"{n:,} example{'s' if n != 1 else ''} of yours"
-    return f"{words}: the only training data." if only else f"{words} in the training set."

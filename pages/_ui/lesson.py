@@ -12,8 +12,7 @@ from urllib.parse import urlencode
 import numpy as np
 import streamlit as st
 
-from classic import compare
-from classic.lessons import Step
+from classic.lessons import Step, points
 from classic.viz.theme import PAPER
 from pages._ui import class_panel, present
 from pages._ui.points import MAX_URL_POINTS, YOURS, encode_points
@@ -229,9 +228,10 @@ def _close(page: str) -> None:
     st.session_state.pop(_asked(page), None)
 
 
-def compare_link(X: Any, y: Any, data: str | None = None) -> None:
+def compare_link(X: Any, y: Any, page: str, data: str | None = None) -> None:
     """A link to /compare with the lesson's 2-D points: the points themselves when two classes
-    of at most ``MAX_URL_POINTS`` fit in a link, else /compare's own generator named ``data``.
+    of at most ``MAX_URL_POINTS`` fit in a link, else /compare's own generator of the set that
+    ``page`` calls ``data`` (the registry, ``classic.lessons.points``, knows both names).
 
     Nothing for data that are not 2-D points. A plain link (a fresh session), because /compare
     reads points from its link only when the session holds none yet.
@@ -245,8 +245,8 @@ def compare_link(X: Any, y: Any, data: str | None = None) -> None:
     classes, index = np.unique(np.asarray(y), return_inverse=True)
     if len(classes) == 2 and len(X) <= MAX_URL_POINTS:
         params, what = {"cmp_data": YOURS, "cmp_user_points": encode_points(X, index)}, "these points"
-    elif data in compare.DATASETS:
-        params, what = {"cmp_data": data}, f"the {data.lower()}"
+    elif data is not None and (there := points.compare_name(page, data)) is not None:
+        params, what = {"cmp_data": there}, f"the {there.lower()}"
     else:
         params, what = {}, "two-class points"
     st.markdown(

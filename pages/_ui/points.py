@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from classic.lessons.points import YOURS as YOURS  # the data menus' name for the user's own points
 from classic.tables import COORDINATES, MAX_COORDINATE, parse_points_csv, points_problem
 from classic.viz import theme
 from pages._ui import guard, url
@@ -36,7 +37,6 @@ from pages._ui.url import code_span, escape_markdown
 
 Points = tuple[np.ndarray, np.ndarray]
 MAX_URL_POINTS = 300
-YOURS = "Your points"  # the data menus' name for the user's own points
 DECIMALS = 2
 
 

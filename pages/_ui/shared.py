@@ -28,6 +28,7 @@ from threadpoolctl import threadpool_limits
 
 from classic import compare, digits
 from classic.knn import METRICS, WEIGHTS
+from classic.lessons import compare as compare_lesson
 from classic.lessons import knn as knn_lesson
 from classic.lessons import perceptron as perceptron_lesson
 from classic.lessons import tree as tree_lesson
@@ -39,7 +40,7 @@ _LOG = get_logger(__name__)
 knn_steps = st.cache_data(show_spinner=False)(knn_lesson.try_this_steps)
 tree_steps = st.cache_data(show_spinner=False)(tree_lesson.try_this_steps)
 perceptron_steps = st.cache_data(show_spinner=False)(perceptron_lesson.try_this_steps)
-compare_questions = st.cache_data(show_spinner="Preparing the questions…")(compare.questions)
+compare_questions = st.cache_data(show_spinner="Preparing the questions…")(compare_lesson.questions)
 
 # The k-NN page's (4 MiB at most) and its accuracy curves; the default view's are warmed below.
 knn_table = st.cache_data(max_entries=8, show_spinner="Finding neighbours…")(knn_view.neighbour_table)
@@ -51,7 +52,7 @@ COMPARE_RESOLUTION = 100  # the panels' grid, pixels a side
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def compare_points(name: str, n_points: int, seed: int, flip: int) -> tuple[np.ndarray, np.ndarray]:
-    return compare.make_data(name, n_points, seed, flip)
+    return compare_lesson.make_data(name, n_points, seed, flip)
 
 
 @st.cache_data(max_entries=96, show_spinner="Fitting…")
@@ -144,7 +145,7 @@ def _warm_knn() -> None:
 
 def _warm_compare() -> None:
     """/compare's default view, as the page computes it: the points, three fits, k-NN's table."""
-    d = compare.DEFAULTS
+    d = compare_lesson.DEFAULTS
     X, y = compare_points(d["data"], d["points"], d["seed"], d["flip"])
     params = {
         "perceptron": {"perceptron": d["perceptron"]},

@@ -42,8 +42,9 @@ import numpy as np  # noqa: E402
 from sklearn.preprocessing import OneHotEncoder  # noqa: E402
 from sklearn.tree import DecisionTreeClassifier  # noqa: E402
 
-from classic import compare, datasets  # noqa: E402
+from classic import datasets  # noqa: E402
 from classic.id3 import ID3  # noqa: E402
+from classic.lessons import compare as compare_lesson  # noqa: E402
 from classic.tables import parse_csv  # noqa: E402
 from classic.viz.tree import render_dot, to_dot  # noqa: E402
 
@@ -95,9 +96,9 @@ def votes() -> None:
 
 NUMERIC = {
     "two moons (noise 0.3)": lambda: datasets.moons(1000, 0.3, 0),
-    "spiral": lambda: compare.DATASETS["Spiral"](1000, 0),
-    "Gaussian clusters": lambda: compare.DATASETS["Gaussian clusters"](1000, 0),
-    "XOR": lambda: compare.DATASETS["XOR"](1000, 0),
+    "spiral": lambda: compare_lesson.make_data("Spiral", 1000, 0),
+    "Gaussian clusters": lambda: compare_lesson.make_data("Gaussian clusters", 1000, 0),
+    "XOR": lambda: compare_lesson.make_data("XOR", 1000, 0),
 }
 
 

@@ -8,8 +8,9 @@ import pytest
 from conftest import assert_no_exception, open_page
 
 from classic import compare
+from classic.lessons import compare as lesson
 
-DATA = [*compare.DATASETS, "Your points"]
+DATA = [*lesson.DATASETS, "Your points"]
 # Each panel's numbers: the held-out accuracy as a metric with the training accuracy as its note,
 # then the fit and predict times (issues 15 and 26).
 TIMES = re.compile(r"fit [\d.]+ ms · predict [\d.]+ ms")
@@ -62,7 +63,7 @@ def test_a_panel_carries_one_accessible_name(page):
 
 def test_numbers_on_screen_are_the_librarys(page):
     """A student who fits the same split with the library gets the numbers on the screen."""
-    expected = compare.run()
+    expected = lesson.run()
     shown = panel_numbers(page)
     for (train, test), name in zip(shown, compare.NAMES, strict=True):
         assert train == round(100 * expected[name].train_accuracy)
@@ -80,7 +81,7 @@ def test_every_data_set_shows_the_three_classifiers(name):
     assert "Best held out here" in said
 
 
-@pytest.mark.parametrize("name", compare.DATASETS)
+@pytest.mark.parametrize("name", lesson.DATASETS)
 def test_extremes_of_every_widget(name):
     at = open_page("compare")
     at.selectbox(key="cmp_data").set_value(name)
@@ -150,14 +151,14 @@ def test_the_url_reproduces_the_view():
 
 def expected_answers() -> dict[str, str]:
     """Each question's answer, worked out here from the library, independently of the page."""
-    xor = compare.run(data="XOR")
-    moons = compare.run(data="Moons", k=1, flip=10)["knn"]
-    circles = compare.run(data="Concentric circles", perceptron="RBF kernel")["perceptron"].test_accuracy
-    leaves = compare.run(data="Diagonal boundary", depth=20)["tree"].model.n_leaves_
-    spiral = compare.run(data="Spiral", points=400)
-    boxes = compare.run(data="Axis-aligned boxes")
+    xor = lesson.run(data="XOR")
+    moons = lesson.run(data="Moons", k=1, flip=10)["knn"]
+    circles = lesson.run(data="Concentric circles", perceptron="RBF kernel")["perceptron"].test_accuracy
+    leaves = lesson.run(data="Diagonal boundary", depth=20)["tree"].model.n_leaves_
+    spiral = lesson.run(data="Spiral", points=400)
+    boxes = lesson.run(data="Axis-aligned boxes")
     return {
-        "A line against XOR": compare.LABELS[min(xor, key=lambda n: xor[n].test_accuracy)],
+        "A line against XOR": lesson.LABELS[min(xor, key=lambda n: xor[n].test_accuracy)],
         "k = 1 memorises": "higher than"
         if moons.train_accuracy > moons.test_accuracy
         else "the same as"
@@ -169,14 +170,14 @@ def expected_answers() -> dict[str, str]:
         if circles < 0.9
         else "above 90%",
         "The tree's staircase": "2" if leaves <= 2 else "3 to 6" if leaves <= 6 else "more than 6",
-        "The spiral": compare.LABELS[max(spiral, key=lambda n: spiral[n].test_accuracy)],
-        "Where trees do well": compare.LABELS[max(boxes, key=lambda n: boxes[n].test_accuracy)],
+        "The spiral": lesson.LABELS[max(spiral, key=lambda n: spiral[n].test_accuracy)],
+        "Where trees do well": lesson.LABELS[max(boxes, key=lambda n: boxes[n].test_accuracy)],
     }
 
 
 def test_try_this_reveals_the_librarys_answers():
     at = open_page("compare")
-    questions = compare.questions()
+    questions = lesson.questions()
     expected = expected_answers()
     assert 4 <= len(questions) <= 6
     assert [q.title for q in questions] == list(expected)
@@ -197,7 +198,7 @@ def test_set_up_this_view_applies_the_questions_settings():
     assert_no_exception(at)
     assert at.selectbox(key="cmp_data").value == "Spiral"
     assert at.slider(key="cmp_points").value == 400
-    assert at.slider(key="cmp_k").value == compare.DEFAULTS["k"]
+    assert at.slider(key="cmp_k").value == lesson.DEFAULTS["k"]
 
 
 def test_your_points_come_from_the_link():
@@ -221,8 +222,8 @@ def test_hostile_link_values_are_ignored_with_a_note():
         cmp_data="Mars", cmp_k="abc", cmp_points="1e9", cmp_perceptron="<b>x</b>", cmp_user_points="1_x_2"
     )
     assert_no_exception(at)
-    assert at.selectbox(key="cmp_data").value == compare.DEFAULTS["data"]
-    assert at.slider(key="cmp_k").value == compare.DEFAULTS["k"]
+    assert at.selectbox(key="cmp_data").value == lesson.DEFAULTS["data"]
+    assert at.slider(key="cmp_k").value == lesson.DEFAULTS["k"]
     assert len(charts(at)) == 3
     noted = " ".join(e.value for e in (*at.markdown, *at.caption, *at.info, *at.warning))
     assert "Mars" in noted and "abc" in noted

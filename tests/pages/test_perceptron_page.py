@@ -13,6 +13,7 @@ from conftest import ROOT, assert_no_exception, open_page
 
 from classic import datasets
 from classic.lessons import perceptron as lessons
+from classic.lessons import points
 from classic.lessons.perceptron import PASSES_TO_CONVERGE, best_line_accuracy, generalisation_runs
 from classic.perceptron import Perceptron, mistake_bound
 from classic.viz import perceptron as viz
@@ -460,7 +461,7 @@ def test_three_classes_each_update_moves_two_vectors_and_each_class_has_a_region
     at = open_link(pc_data=THREE)
     assert_only_worded_messages(at)
     data = player_data(at)
-    X, y = lessons.DATA[THREE](0)
+    X, y = points.load("perceptron", THREE, 0)
     np.testing.assert_allclose(data["points"], X, atol=1e-6)
     model = Perceptron().fit(X, y)
     assert data["k"] == 3 and len(data["updates"]) == model.n_updates_ and model.converged_
