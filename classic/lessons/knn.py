@@ -24,7 +24,7 @@ INTRO = (
     "A point takes the majority label of the k training points nearest to it. Scrub k under the map: at "
     "k = 1 the regions hug every point; as k grows they smooth out. Drag the ◆ query, or click to move it."
 )
-POST, UNSCALED = points.POST, points.UNSCALED
+POST, CLUSTERS, UNSCALED = points.POST, points.CLUSTERS, points.UNSCALED
 DATA_NAMES = points.menu("knn")  # the registry's sets offered here, then the user's points
 YOURS = points.yours("knn")
 # The axes' names where the data set gives its features a meaning (else x₁ and x₂).

@@ -79,6 +79,7 @@ POST = "The post's two clusters"
 # The notes' shoe-size example (predict the size from height and weight): x₁ plays weight, whose
 # range is ~100× larger and which carries no information about the class, x₂ plays height.
 UNSCALED = "Weight and height (unscaled)"
+CLUSTERS = "Gaussian clusters around a circle"
 TWO_CLUSTERS = ((-1.5, -1.5), (1.5, 1.5))
 
 # In menu order: each page lists the sets it offers in this order.
@@ -120,7 +121,7 @@ POINT_SETS: dict[str, PointSet] = {
     "Three classes in a row (the first at both ends)": PointSet(
         lambda n, seed, c: datasets.three_in_a_row(), n=8, classes=3, on=only("perceptron")
     ),
-    "Gaussian clusters around a circle": PointSet(around_a_circle, classes=MANY, on=only("knn")),
+    CLUSTERS: PointSet(around_a_circle, classes=MANY, on=only("knn")),
     "Concentric circles": PointSet(
         lambda n, seed, c: datasets.concentric_circles(n, 0.12, seed),
         on=only(

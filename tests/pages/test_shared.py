@@ -9,6 +9,7 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.web.server.app_discovery import discover_asgi_app
 
 from classic import compare, datasets, digits, knn
+from classic.lessons import compare as compare_lesson
 from classic.lessons import knn as knn_lesson
 from classic.viz import knn as knn_view
 from pages._ui import shared
@@ -33,7 +34,7 @@ def _refuse(*args, **kwargs):
         ("knn", knn_view, "leave_one_out_accuracy"),  # the default view's accuracy against k
         ("decision-tree", datasets, "load_two_tests"),  # only the Try-this steps call it by name
         ("perceptron", datasets, "xor"),  # the page's default data are separable
-        ("compare", compare, "run"),  # the questions' fits
+        ("compare", compare_lesson, "run"),  # the questions' fits
         ("compare", compare, "fit"),  # the default view's three classifiers
         ("compare", compare, "grid_neighbours"),  # and its k-NN table
         ("digits", digits, "protocol_neighbours"),  # the Try-this curves
