@@ -150,8 +150,11 @@ def decide(totals: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarr
 
     The largest total wins. When several classes share it (equal up to rounding in the sums),
     :data:`TIE_RULE`: the class of the nearest neighbour among them, read from ``labels``, the
-    neighbours' classes nearest first.
+    neighbours' classes nearest first. ``totals`` may also be (rows, m, classes): the votes of m
+    numbers of neighbours in each row (their nearest ones), each decided alone, results (rows, m).
     """
+    shape = totals.shape[:-1]
+    totals = totals.reshape(-1, totals.shape[-1])
     # Class by class, a row of n each: the reductions over the few classes run along long rows
     # instead of n times along a short one (much faster for two classes).
     by_class = np.ascontiguousarray(totals.T)
@@ -160,9 +163,12 @@ def decide(totals: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarr
     tied = np.count_nonzero(is_top, axis=0) > 1
     winner = totals.argmax(axis=1)  # the first class with the top total
     rows = np.flatnonzero(tied)
-    first = np.take_along_axis(is_top[:, rows].T, labels[rows], axis=1).argmax(axis=1)
-    winner[rows] = labels[rows, first]
-    return winner, tied
+    # Every class with a positive total has a neighbour among those voting: the first neighbour
+    # in the row whose class is at the top is one of them.
+    neighbours = labels[rows // (totals.shape[0] // max(len(labels), 1))]
+    first = np.take_along_axis(is_top[:, rows].T, neighbours, axis=1).argmax(axis=1)
+    winner[rows] = neighbours[np.arange(len(rows)), first]
+    return winner.reshape(shape), tied.reshape(shape)
 
 
 def knn_textbook(X_train: Any, y_train: Any, x: Any, k: int) -> Any:
@@ -355,18 +361,17 @@ def _accuracy_per_k(
 ) -> np.ndarray:
     """Accuracy of the vote over the first k neighbour columns, for each k (class indices).
 
-    :func:`vote` for every k: each class's total grows by one neighbour's weight per k (the
-    same additions, in the same order, as the vote's), and :func:`decide` names the winner.
+    :func:`vote` for every k at once: a class's total over the first k columns is a running sum
+    along the row (the same additions, in the same order, as the vote's), and :func:`decide`
+    names the winners.
     """
-    n, n_classes, columns = len(indices), int(y_index.max()) + 1, max(k_values)
+    n_classes, columns = int(y_index.max()) + 1, max(k_values)
     labels = y_index[indices[:, :columns]]
     w = relative_weights(distances[:, :columns], weights, bandwidth)  # each row's nearest: column 0
-    totals, rows, accuracy = np.zeros((n, n_classes)), np.arange(n), {}
-    for k in range(1, columns + 1):
-        totals[rows, labels[:, k - 1]] += w[:, k - 1]
-        if k in k_values:
-            accuracy[k] = np.mean(decide(totals, labels[:, :k])[0] == truth)
-    return np.array([accuracy[k] for k in k_values])
+    mine = labels[:, :, None] == np.arange(n_classes)
+    totals = np.cumsum(np.where(mine, w[:, :, None], 0.0), axis=1)[:, np.asarray(k_values) - 1]
+    winner, _ = decide(totals, labels)
+    return (winner == np.asarray(truth)[:, None]).mean(axis=0)
 
 
 def leave_one_out_accuracy(
