@@ -75,17 +75,19 @@ def _uci_folder() -> tuple[Path | None, str]:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items) -> None:
-    """Every test under tests/browser is marked ``browser`` (its module says so too).
+    """Every test that uses the browser or a server is marked ``browser`` (its module says so too).
 
     For pytest-xdist's ``--dist loadgroup`` (pyproject.toml; CI runs ``-n 2``): a module whose
     tests share a module-scoped fixture (a server, a browser context, a page that the next test
     goes on with) runs whole on one worker, in its order; every other test, and those of a module
     that sets ``XDIST_SPREAD = True`` (independent tests each worker can run on its own copy of
     the module's fixtures: the walk), goes to whichever worker is free."""
-    browser_tests = ROOT / "tests" / "browser"
     for item in items:
-        if browser_tests in Path(str(item.path)).parents and not item.get_closest_marker("browser"):
-            item.add_marker(pytest.mark.browser)  # what drives Chromium is left out of the quick loop
+        # What drives Chromium (its fixtures ask for the browser or a server) is left out of the
+        # quick loop, even if its module forgets the mark.
+        uses = set(getattr(item, "fixturenames", ()))
+        if uses & {"browser", "server"} and not item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.browser)
         module = getattr(item, "module", None)
         if module is None or getattr(module, "XDIST_SPREAD", False):
             continue

@@ -25,7 +25,7 @@ from conftest import (
     wait_for_layout,
 )
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # axe-core on every view
 
 
 # A page hidden from the menu (the phones' /join) is not one a teacher projects.

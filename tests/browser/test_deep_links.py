@@ -20,7 +20,7 @@ from conftest import (
     wait_for_app,
 )
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a fresh server per test, most warm
 
 # Each page's heading (its first h1); the pages and the menu's titles are app.py's menu (the
 # phones' /join, hidden from it, has its own tests in test_join).

@@ -37,6 +37,9 @@ SLOWEST_ALLOWED = 30.0
 ARTIFACTS = ROOT / "tests" / "artifacts" / "fuzz"
 JS_SAFE_INTEGER = 2**53 - 1
 
+# Minutes of time budgets: CI runs it, the quick loop (-m "not browser and not slow") does not.
+pytestmark = pytest.mark.slow
+
 PAGES = re.findall(r'st\.Page\(\s*"pages/([\w-]+)\.py"', (ROOT / "app.py").read_text())
 
 HOSTILE = {
