@@ -13,7 +13,7 @@ parameters the run started with and keeps an empty slot at the top of the page;
 ``note_ignored_params`` (called by app.py after every page, and by ``stop`` for a page that
 stops early, with the rest of what app.py writes after the page) compares them with
 the values the widgets took and fills the slot with a note such as "ignored ``knn_k=abc`` from
-the link (not a valid value; using 5)". Values are shortened and shown as code spans: a link's
+the link (not a valid value; using ``5``)". Values are shortened and shown as code spans: a link's
 text is shown as text, never as Markdown or HTML, and never raises. Only a link's values are
 noted, read by the first run that has the key: later values of the key are the session's own
 (a slider moved, a player's step written back and moved on by the next), never a link's.
@@ -154,16 +154,21 @@ def _why_ignored(key: str, texts: list[str], now: list[str] | None, value: Any) 
             return []
         return [(t, "not a valid value") for t in texts if t and not any(_means(t, v) for v in value)]
     *earlier, used = texts
-    ignored = [(t, f"the link repeats {key}; the last value was used") for t in earlier if t != used]
+    repeated = escape_markdown(f"the link repeats {key}; the last value was used")
+    ignored = [(t, repeated) for t in earlier if t != used]
     # Streamlit leaves a value it took in the URL, except the default, which it drops.
     taken = now[-1:] == [used] if now is not None else _means(used, value)
     if not taken:
-        ignored.append((used, f"not a valid value; using {value}"))
+        # A code span: the value used can be the link's own text, cut to a text field's max_chars.
+        ignored.append(
+            (used, f"{escape_markdown('not a valid value; using')} {code_span(_shown(str(value)))}")
+        )
     return ignored
 
 
 def ignored_params() -> list[tuple[str, str, str]]:
-    """``(key, value, why)`` for every value of a bound widget's parameter the widgets ignored.
+    """``(key, value, why)`` for every value of a bound widget's parameter the widgets ignored
+    (``why`` is Markdown: the value used is a code span).
 
     Parameters no widget of this run has (as far as ``st.session_state`` knows) are left alone:
     the page may read them itself.
@@ -186,7 +191,7 @@ def note_ignored_params() -> None:
     if not ignored:
         return
     lines = [
-        f"- ignored {code_span(f'{key}={_shown(text)}')} from the link ({escape_markdown(why)})"
+        f"- ignored {code_span(f'{key}={_shown(text)}')} from the link ({why})"
         for key, text, why in ignored[:SHOWN_NOTES]
     ]
     if len(ignored) > SHOWN_NOTES:

@@ -171,6 +171,7 @@ def _bound_widgets_app():
     st.selectbox("Metric", ["euclidean", "manhattan"], key="metric", bind="query-params")
     st.checkbox("Blur", key="blur", bind="query-params")
     st.number_input("Seed", 0, 2**31 - 1, 0, key="seed", bind="query-params")
+    st.text_input("Nickname", max_chars=8, key="nick", bind="query-params")
     url.note_ignored_params()
 
 
@@ -199,7 +200,7 @@ def test_a_valid_link_sets_the_widgets_without_a_note():
 @pytest.mark.parametrize(
     ("params", "shown"),
     [
-        ({"k": "abc"}, "ignored `k=abc` from the link (not a valid value\\; using 5)"),
+        ({"k": "abc"}, "ignored `k=abc` from the link (not a valid value\\; using `5`)"),
         ({"k": "nan"}, "`k=nan`"),
         ({"k": "1e308"}, "`k=1e308`"),
         ({"k": str(10**100)}, "`k=1000000000000000000000000000000000000000… (101 characters)`"),
@@ -226,6 +227,15 @@ def test_link_text_in_the_note_is_code_never_markdown():
     assert escape_markdown("![x](y) :red[z] $a$") == r"\!\[x\]\(y\) \:red\[z\] \$a\$"
     long = _open_with({"metric": "x" * 100_000}).info[0].value
     assert "(100,000 characters)" in long and len(long) < 300
+
+
+def test_a_value_cut_to_a_text_fields_length_is_shown_as_code():
+    """Streamlit cuts a link's text to a text field's max_chars and uses it: the value used is the
+    link's own text, so the note shows it as code too (it was Markdown-escaped text, /join's
+    nickname field since 12f4f90; test_fuzz's url fuzz on /join found '<script' in it)."""
+    at = _open_with({"nick": "<script>alert(1)</script>"})
+    assert at.text_input(key="nick").value == "<script>"
+    assert "(not a valid value\\; using `<script>`)" in at.info[0].value
 
 
 def test_the_streamlit_bug_start_page_works_around_is_still_there():
