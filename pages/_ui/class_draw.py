@@ -38,6 +38,7 @@ PHONE_CANVAS = 320  # px: a 390 px phone's width less the page's margins
 PHONE_PEN = round(18 * PHONE_CANVAS / 280)  # the digits page's default pen, at this size
 _TAUGHT = "class_draw_taught"  # {room code: [round numbers taught]}: this projector's session only
 _READ = "class_draw_read"  # {(model, k, grid as hex): label}: a drawing is read once per model
+_CLEARS = "class_draw_clears"  # how many times this phone cleared its canvas: part of its key
 _ORDER = "class_draw_order"  # {(room, round): [phone ids in order of arrival]}: thumbnails keep their place
 Fit = Callable[[np.ndarray, np.ndarray], digits.DigitClassifier]
 
@@ -67,7 +68,9 @@ def phone(view_now: rooms.PhoneView, send: Callable[[np.ndarray], Any]) -> None:
             stroke_width=PHONE_PEN,
             height=PHONE_CANVAS,
             width=PHONE_CANVAS,
-            key=f"class_draw_canvas_{view_now.round}",  # a new round, a clean canvas
+            # A new round, or "Clear", a clean canvas (the toolbar's own shows on hover, which a
+            # phone does not have).
+            key=f"class_draw_canvas_{view_now.round}_{st.session_state.get(_CLEARS, 0)}",
             **view.CANVAS,
         ),
         "the canvas",
@@ -78,13 +81,18 @@ def phone(view_now: rooms.PhoneView, send: Callable[[np.ndarray], Any]) -> None:
         st.warning(refused, icon=":material/block:")
     elif read.status not in ("ok", "empty"):
         st.warning(read.message, icon=":material/draw:")
-    if st.button(
-        "Send my drawing",
-        key=f"class_draw_send_{view_now.round}",
-        type="primary",
-        width="stretch",
-        disabled=not read.ok,
-    ):
+    with st.container(horizontal=True):
+        sending = st.button(
+            "Send my drawing",
+            key=f"class_draw_send_{view_now.round}",
+            type="primary",
+            width="stretch",
+            disabled=not read.ok,
+        )
+        st.button(
+            "Clear", key=f"class_draw_clear_{view_now.round}", icon=":material/ink_eraser:", on_click=_clear
+        )
+    if sending:
         if send(read.grid) is not None:
             view_now = dataclasses.replace(view_now, mine=1)
     if view_now.mine:
@@ -94,6 +102,10 @@ def phone(view_now: rooms.PhoneView, send: Callable[[np.ndarray], Any]) -> None:
         )
     else:
         st.caption("Draw with your finger, as big as the box, then send it.")
+
+
+def _clear() -> None:
+    st.session_state[_CLEARS] = st.session_state.get(_CLEARS, 0) + 1
 
 
 # ---- the projector -----------------------------------------------------------------------

@@ -119,6 +119,11 @@ def test_a_phone_draws_a_seven_by_touch_and_the_projector_reads_it(browser, draw
     assert send.is_disabled()  # nothing drawn yet
     screenshot(phone, "class_draw_phone_empty")
 
+    touch_draw(phone, 1)
+    until(send.is_enabled, "the touch drawing to be read as a digit")
+    phone.get_by_role("button", name="Clear").tap()  # a fresh canvas: nothing to send
+    until(send.is_disabled, "the cleared canvas")
+    assert store.drawings(code, 1) == {}
     touch_draw(phone, 7)
     until(send.is_enabled, "the touch drawing to be read as a digit")
     send.tap()
@@ -201,10 +206,11 @@ def test_a_phone_console_cannot_send_an_oversized_or_fake_drawing(draw_server, s
     hostile issue's limits) and never stored; an honest drawing sent the same way is."""
     code, key = store.open_room()
     store.ask(code, key, class_draw.question(7))
-    canvas_key, send_key = "class_draw_canvas_1", "class_draw_send_1"
+    send_key = "class_draw_send_1"
     with Session(draw_server, "join") as phone:
         shown = phone.run(f"room={code}")
         assert not shown.exceptions and store.joined(code) == 1
+        canvas_key = next(key for key in phone.ids if key.startswith("class_draw_canvas_1_"))
         for hostile, why in [
             (canvas_value(declared_png(13000, 13000)), "13,000×13,000 pixels; the limit is"),
             (
