@@ -117,7 +117,7 @@ class Session:
         state.query_string, state.page_name = self.query_string, self.page
         state.fragment_id, state.is_auto_rerun = fragment, auto
         state.widget_states.widgets.extend(self.states.values())
-        started, run = time.perf_counter(), Run()
+        started, run, announced = time.perf_counter(), Run(), {}
         self.send(message)
         deadline = started + (timeout or self.timeout)
         while True:
@@ -130,7 +130,11 @@ class Session:
             if kind == "page_info_changed":
                 self.query_string = forward.page_info_changed.query_string
             elif kind == "auto_rerun":
-                self.fragments[forward.auto_rerun.fragment_id] = forward.auto_rerun.interval
+                announced[forward.auto_rerun.fragment_id] = forward.auto_rerun.interval
+            elif kind == "stop_auto_rerun":
+                for stale in forward.stop_auto_rerun.fragment_ids:
+                    self.fragments.pop(stale, None)
+                    announced.pop(stale, None)
             elif kind == "new_session":
                 run, self.ids = Run(), {}  # a run starts here (a rerun the script asked for starts again)
                 self.session_id = forward.new_session.initialize.session_id or self.session_id
@@ -146,6 +150,7 @@ class Session:
                 if isinstance(widget_id, str) and widget_id.startswith("$$ID"):
                     self.ids[widget_id.rsplit("-", 1)[-1]] = widget_id
             elif kind == "script_finished" and forward.script_finished in FINISHED:
+                self.fragments.update(announced)
                 run.seconds, run.query_string = time.perf_counter() - started, self.query_string
                 return run
 
