@@ -469,7 +469,13 @@ class DigitClassifier(Estimator):
         k = int(self.k if k is None else k)
         if not 1 <= k <= len(self.features_):
             raise ValueError(f"k must be between 1 and {len(self.features_)}; got {k}")
-        queries = self._rows(X, self.n_features_in_)
+        return self._search(self._rows(X, self.n_features_in_), k)
+
+    def _search(
+        self, queries: np.ndarray, k: int, planes: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`kneighbors` for checked rows as the distance sees them, and (for the tangent
+        distance) their tangent planes as :func:`tangent_vectors` gives them, if known."""
         if self.invariance == "none":
             found = _digits_search.nearest(queries, self.features_, k, self.metric)
             distances, indices = self.knn_.kneighbors(queries, k) if found is None else found
@@ -491,7 +497,7 @@ class DigitClassifier(Estimator):
             if self.invariance == "tangent":
                 squared = _digits_search.tangent_distances(
                     block,
-                    tangent_vectors(block),
+                    tangent_vectors(block) if planes is None else planes[start : start + 32],
                     self.features_[near],
                     self.norms_[near],
                     self.tangents_[near],
@@ -583,8 +589,11 @@ def protocol_neighbours(
     X, y = check_array(np.reshape(X, (len(X), -1))), np.asarray(y)  # 16×16 grids flattened
     tests, distances, indices = [], [], []
     prepared = DigitClassifier(**{**params, "k": 1})._fit_once(X, y)  # every digit, for every split
+    # The test digits' features and planes are among those prepared: each digit's depend on it alone.
+    planes = None if prepared.tangents_ is None else np.swapaxes(prepared.tangents_, 1, 2)
     for train, test in protocol_splits(len(y), seeds):
-        found, near = prepared._restricted(train).kneighbors(X[test], k_max)
+        search = prepared._restricted(train)._search
+        found, near = search(prepared.features_[test], k_max, None if planes is None else planes[test])
         tests.append(test), distances.append(found), indices.append(train[near])
     return np.array(tests), np.array(distances), np.array(indices)
 
