@@ -122,6 +122,21 @@ def _hamming_unsuited(X: np.ndarray) -> str | None:
     )
 
 
+def _chebyshev_unsuited(X: np.ndarray) -> str | None:
+    """Chebyshev takes the largest difference in any one coordinate: on black-and-white data
+    (each feature 0 or 1) every two points that differ anywhere are exactly 1 apart, so the
+    nearest neighbours are a tie among nearly all points (a 16×16 digit read this way is right
+    about one time in ten). Returns why not, or None."""
+    distinct = max(len(np.unique(column)) for column in X.reshape(len(X), -1).T)
+    if distinct > 2 or X.shape[-1] < 2:
+        return None
+    return (
+        "Chebyshev distance is the largest difference in any one coordinate; on black-and-white "
+        "features (0 or 1) any two points that differ anywhere are exactly 1 apart, so nearly "
+        "every point ties for nearest."
+    )
+
+
 def _cosine(A: np.ndarray, B: np.ndarray, p: None) -> np.ndarray:
     # Each vector is divided by its largest coordinate's power of two first, which changes no
     # angle and keeps the squares and products finite.
@@ -153,7 +168,7 @@ class Metric:
 METRIC_REGISTRY: dict[str, Metric] = {
     "euclidean": Metric(_minkowski, 2.0),
     "manhattan": Metric(_minkowski, 1.0),
-    "chebyshev": Metric(_minkowski, np.inf),
+    "chebyshev": Metric(_minkowski, np.inf, unsuited=_chebyshev_unsuited),
     "minkowski": Metric(_minkowski, "p"),
     "cosine": Metric(_cosine),
     "hamming": Metric(_hamming, unsuited=_hamming_unsuited),
@@ -191,8 +206,9 @@ def pairwise_distances(A: Any, B: Any, metric: str = "euclidean", p: float = 2) 
 def metric_suits(metric: str, X: Any) -> tuple[bool, str]:
     """Whether ``metric`` means something on the data X, and why not when it does not.
 
-    Asks the metric's ``unsuited`` check in :data:`METRIC_REGISTRY` (only Hamming has one: see
-    :func:`_hamming_unsuited`); every other metric suits any numeric data. Returns
+    Asks the metric's ``unsuited`` check in :data:`METRIC_REGISTRY` (Hamming's on continuous
+    data, :func:`_hamming_unsuited`; Chebyshev's on black-and-white data,
+    :func:`_chebyshev_unsuited`); every other metric suits any numeric data. Returns
     ``(True, "")`` or ``(False, reason)``.
     """
     X = np.asarray(X, dtype=np.float64)

@@ -6,7 +6,7 @@ import numpy as np
 import streamlit as st
 
 from classic import digits, evaluation
-from classic.knn import METRICS, WEIGHTS
+from classic.knn import METRICS, WEIGHTS, metric_suits
 from classic.lessons import digits as lesson
 from classic.viz import digits as view
 from pages._ui import canvas, class_draw, present, shared
@@ -57,6 +57,13 @@ canvas.read_link()
 data = load_semeion()
 taught = st.session_state.setdefault("digits_taught", [])
 X, y = digits.with_examples(*(data or (None, None)), taught)
+# A metric that means nothing on what it measures (Chebyshev on black-and-white pixels, Hamming on
+# blurred ones: about one digit in ten read right) says so before anyone trusts its numbers.
+if X is not None and len(X) and not (suits := metric_suits(metric, digits.blur(X[:100], float(smooth))))[0]:
+    st.warning(
+        f"{suits[1]} Its digits and accuracies below mean little: pick another metric.",
+        icon=":material/warning:",
+    )
 # While this session teaches a class: "Everyone draws a …", the phones' drawings read by this model.
 class_draw.projector(lambda Xt, yt: model(Xt, yt, **{**settings, "k": 1}), X, y, k)
 draw_tab, evaluation_tab, ladder_tab = st.tabs(

@@ -83,6 +83,18 @@ def test_hamming_does_not_suit_continuous_data_and_says_why():
         assert metric_suits(metric, continuous) == (True, "")
 
 
+def test_chebyshev_does_not_suit_black_and_white_data_and_says_why():
+    rng = np.random.default_rng(1)
+    pixels = rng.integers(0, 2, size=(200, 256))
+    suits, reason = metric_suits("chebyshev", pixels)
+    assert not suits and "black-and-white" in reason and "exactly 1 apart" in reason
+    # The reason is true: any two different black-and-white rows are exactly 1 apart.
+    distances = pairwise_distances(pixels[:50], pixels[50:], "chebyshev")
+    assert np.all(distances == 1.0)
+    assert metric_suits("euclidean", pixels) == (True, "")
+    assert metric_suits("chebyshev", pixels * 0.5 + rng.normal(0, 0.1, size=pixels.shape)) == (True, "")
+
+
 def test_a_metric_is_one_registry_entry_that_every_path_reads(monkeypatch, points):
     """A metric added to METRIC_REGISTRY alone is measured by pairwise_distances and accepted by
     KNNClassifier (brute force for a metric without a Minkowski exponent)."""

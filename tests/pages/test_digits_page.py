@@ -209,6 +209,23 @@ def test_every_metric_with_extreme_k_and_weights(canvas, metric):
     assert at.selectbox(key="digits_invariance").disabled == (metric != "euclidean")
 
 
+@pytest.mark.parametrize(
+    ("metric", "blur", "warned"),
+    [("chebyshev", False, "black-and-white"), ("hamming", True, "continuous"), ("chebyshev", True, None)],
+)
+def test_a_metric_that_means_nothing_on_the_pixels_says_so(canvas, metric, blur, warned):
+    """Chebyshev on black-and-white pixels and Hamming on blurred ones tie nearly every digit (the
+    Evaluation reads about one in ten right): the page says so above its numbers."""
+    canvas.image = draw(3, np.random.default_rng(0))
+    at = open_page("digits", params={"digits_metric": metric, "digits_blur": str(blur).lower()})
+    assert_no_exception(at)
+    notes = [w.value for w in at.warning if "pick another metric" in w.value]
+    if warned is None:
+        assert not notes
+    else:
+        assert len(notes) == 1 and warned in notes[0]
+
+
 @pytest.mark.parametrize("invariance", digits.INVARIANCES)
 def test_every_invariance_at_k_1(canvas, invariance):
     canvas.image = draw(5, np.random.default_rng(0))
