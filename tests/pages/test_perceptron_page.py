@@ -281,7 +281,7 @@ def test_a_bad_frame_in_a_link_is_clamped_or_ignored_with_a_note(text, start):
     assert_only_worded_messages(at)
     assert player_data(at)["start"] == start
     note = next(m for m in messages(at) if m.startswith("Some settings in this link could not be used"))
-    assert f"pc_frame={text}" in note and f"using {start}" in note
+    assert f"pc_frame={text}" in note and f"using `{start}`" in note
     assert at.query_params.get("pc_frame") in ((None,) if start == 0 else (str(start), [str(start)]))
 
 

@@ -57,7 +57,7 @@ def test_a_link_with_a_step_starts_the_player_there():
 def test_a_bad_step_in_a_link_is_clamped_or_ignored_with_a_note(text, start):
     at = linked({"tree_data": "Play Tennis", "tree_step": text})
     assert player(at)["start"] == start
-    assert len(notes(at)) == 1 and f"tree_step={text}" in notes(at)[0] and f"using {start}" in notes(at)[0]
+    assert len(notes(at)) == 1 and f"tree_step={text}" in notes(at)[0] and f"using `{start}`" in notes(at)[0]
 
 
 def test_the_regions_tab_shows_the_whole_tree_and_reports_nothing():
