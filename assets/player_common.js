@@ -143,3 +143,17 @@ function takeKeys(root, present) {
   const active = document.activeElement;
   if (present && (!active || active === document.body)) root.focus({ preventScroll: true });
 }
+
+// The component's entry for a player that keeps its own state: one player per mounted element,
+// made once by setUp(root) and kept across the page's reruns; each run hands it the page's data
+// (player.load) and the component's setTriggerValue (player.send).
+const PLAYERS = new WeakMap();
+function mountPlayer(component, selector, setUp) {
+  const { data, parentElement, setTriggerValue } = component;
+  const root = parentElement.querySelector(selector);
+  if (!data || !root) return;
+  let player = PLAYERS.get(parentElement);
+  if (!player) { player = setUp(root); PLAYERS.set(parentElement, player); }
+  player.send = setTriggerValue;
+  player.load(data);
+}
