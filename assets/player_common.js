@@ -100,6 +100,16 @@ function playLoop(options) {
   return loop;
 }
 
+// The frame players' transport (perceptron_player.html, tree_player.html), put at the front of
+// the player's bar: Start, step back, play (its look is playLoop's), step forward, End.
+const FRAME_BUTTONS = `
+<button id="first" title="Start (Home)" aria-label="Start"><svg viewBox="0 0 24 24"><path d="M6 5h2v14H6zM20 5v14L9 12z"/></svg></button>
+<button id="back" title="Step back (←)" aria-label="Step back"><svg viewBox="0 0 24 24"><path d="M16 5v14L5 12z"/><path d="M17 5h2v14h-2z"/></svg></button>
+<button id="play" class="primary" title="Play or pause (space)"></button>
+<button id="forward" title="Step forward (→)" aria-label="Step forward"><svg viewBox="0 0 24 24"><path d="M8 5v14l11-7z"/><path d="M5 5h2v14H5z"/></svg></button>
+<button id="last" title="End (End)" aria-label="End"><svg viewBox="0 0 24 24"><path d="M4 5v14l11-7zM16 5h2v14h-2z"/></svg></button>`;
+function frameButtons(bar) { bar.insertAdjacentHTML("afterbegin", FRAME_BUTTONS); }
+
 // The player's keys once it (or a control in it) has the focus: space plays or pauses, ← → step,
 // Home / End jump (actions maps each key to what it does). A slider or a menu keeps its own keys
 // (a slider leaves space to the player).
