@@ -2,7 +2,9 @@
 
 ``python tests/benchmarks/bench_app.py [--repeat 12] [--only knn]``
 
-Server: AppTest, the time of ``.run()`` after each interaction (the script's work alone).
+Server: AppTest, the time of ``.run()`` after each interaction (the script's work alone), on the
+clock and in CPU time of the process (``resource.getrusage``: on a loaded machine the clock
+measures the load; the CPU column is the one to compare between two versions, run alternately).
 Browser: Chromium against a server on 127.0.0.1 (tests/load/timed_server.py), from the key
 press or mouse-up until the script is done and every image on the page has loaded; the same
 server's own time per run is read from its run log ("server in browser run"). First render: a
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import sys
 import tempfile
 import time
@@ -99,21 +102,28 @@ def stats(values: list[float]) -> tuple[float | None, float | None]:
     return float(np.median(values)), float(np.percentile(values, 95))
 
 
-def server_times(item: Interaction, repeat: int) -> list[float]:
+def _cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)  # every thread's: AppTest runs the script in its own
+    return usage.ru_utime + usage.ru_stime
+
+
+def server_times(item: Interaction, repeat: int) -> tuple[list[float], list[float]]:
+    """The clock's and the CPU's seconds of each AppTest rerun after the first."""
     at = open_page(item.page, timeout=120, params=item.setup, try_this=False)  # as a page opens
     for key, value in item.setup.items():
         if str(at.session_state[key]) != value:
             raise RuntimeError(f"the link's {key}={value} was not taken (got {at.session_state[key]!r})")
-    times = []
+    times, cpu = [], []
     for n in range(repeat + 1):
         item.apptest_step(at, n)
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), _cpu_seconds()
         at.run()
         if n:  # the first is a warm-up
             times.append(time.perf_counter() - started)
+            cpu.append(_cpu_seconds() - cpu_started)
         if at.exception:
             raise RuntimeError(at.exception[0].message)
-    return times
+    return times, cpu
 
 
 def _wait_done(page, seen: int | None = None, timeout_ms: float = 120_000) -> None:
@@ -204,7 +214,8 @@ def main(argv: list[str] | None = None) -> int:
     results = {}
     for item in rows:
         try:
-            results[item.name] = {"server": stats(server_times(item, args.repeat))}
+            times, cpu = server_times(item, args.repeat)
+            results[item.name] = {"server": stats(times), "server_cpu": stats(cpu)}
         except Exception as error:  # a page that changed under the benchmark: report, go on
             results[item.name] = {
                 "server": (None, None),
@@ -241,13 +252,15 @@ def main(argv: list[str] | None = None) -> int:
     load = os.getloadavg()[0]
     print(f"\nmilliseconds, {args.repeat} repetitions, load average {load:.1f} on {os.cpu_count()} CPUs")
     print("goal: server ≤ 150 median, browser ≤ 300 median")
-    print(f"{'interaction':32} {'server med':>10} {'p95':>6} {'browser med':>11} {'p95':>6} {'srv in br':>9}")
+    print(
+        f"{'interaction':32} {'server med':>10} {'p95':>6} {'CPU med':>7} {'browser med':>11} {'p95':>6} {'srv in br':>9}"
+    )
     for name, row in results.items():
-        server = row["server"]
+        server, cpu = row["server"], row.get("server_cpu", (None, None))
         browser = row.get("browser", (None, None))
         inside = row.get("server_in_browser_run", (None, None))
         print(
-            f"{name:32} {fmt(server[0]):>10} {fmt(server[1]):>6} {fmt(browser[0]):>11} {fmt(browser[1]):>6} {fmt(inside[0]):>9}"
+            f"{name:32} {fmt(server[0]):>10} {fmt(server[1]):>6} {fmt(cpu[0]):>7} {fmt(browser[0]):>11} {fmt(browser[1]):>6} {fmt(inside[0]):>9}"
         )
         if "error" in row:
             print(f"{'':32} ! {row['error'][:150]}")
