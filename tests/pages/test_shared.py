@@ -1,6 +1,7 @@
 """The server's warm start (pages/_ui/shared.py): what it computes, no page computes again."""
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -75,4 +76,8 @@ def test_the_lifespan_leaves_the_legacy_page_mode_and_can_skip_the_warm_start(mo
         async with shared.warm_start(None):
             return PagesManager.uses_pages_directory
 
-    assert asyncio.run(serve()) is False
+    # On a thread of its own: in a process whose browser tests ran first (pytest -n 2 puts any
+    # test on any worker), Playwright's sync API keeps an event loop running on the main thread,
+    # and asyncio.run refuses to start a second one there.
+    with ThreadPoolExecutor(1) as pool:
+        assert pool.submit(asyncio.run, serve()).result(timeout=60) is False
