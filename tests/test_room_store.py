@@ -346,7 +346,7 @@ def test_sqlite_rooms_survive_a_restart(tmp_path, clock):
     assert again.view(code, phone(1)).mine == 2
     again.answer(code, phone(1), 1)
     assert again.counts(code, 1) == (0, 1, 0)
-    assert again._db().execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert again._one("PRAGMA journal_mode")["journal_mode"] == "wal"
     again.close()
 
 
@@ -364,3 +364,39 @@ def test_the_environment_chooses_the_backend(tmp_path, monkeypatch, redis_url):
     with pytest.raises(ValueError, match="redis://"):
         room_store.open_store()
     assert room_store.DEFAULT_DIR.parts[-2:] == ("data", "classes")
+
+
+def _open_files() -> int:
+    import os
+
+    return len(os.listdir("/proc/self/fd"))
+
+
+def test_sqlite_keeps_no_connection_per_thread(tmp_path, clock):
+    """Streamlit runs every rerun and every fragment tick in a new thread: the store's files stay
+    open in a bounded pool, not once per thread that ever used it (the class panel's tick every
+    second once left two open files behind each, until the server ran out of descriptors)."""
+    store = room_store.SQLiteStore(tmp_path / "classes.sqlite3", clock=clock)
+    code, key = store.open_room("10.0.0.1")
+    store.join(code, phone(1))
+
+    def poll() -> None:  # what one tick of the projector's panel does
+        assert store.room(code) is not None
+        store.joined(code)
+        store.current(code)
+
+    poll()
+    before = _open_files()
+    for _ in range(300):
+        thread = threading.Thread(target=poll)
+        thread.start()
+        thread.join()
+    assert _open_files() - before <= 3  # one connection: its database, WAL and shared-memory files
+    assert store.open_connections() <= room_store.SQLiteStore.IDLE
+    # Many at once borrow more connections; afterwards the pool keeps at most IDLE of them.
+    with ThreadPoolExecutor(24) as pool:
+        list(pool.map(lambda _: poll(), range(240)))
+    assert store.open_connections() <= room_store.SQLiteStore.IDLE
+    assert _open_files() - before <= 3 * room_store.SQLiteStore.IDLE
+    store.close()
+    assert store.open_connections() == 0

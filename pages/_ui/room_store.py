@@ -4,7 +4,7 @@ A class must be shared by every Streamlit session (the projector, the phones) an
 server restart, so it lives in a store rather than in ``st.session_state``:
 
 - **SQLite** (default): one file, ``classes.sqlite3``, under ``CLASSIC_CLASS_DIR`` (default
-  ``data/classes/``), in WAL mode, a connection per thread; ``streamlit run app.py`` needs nothing
+  ``data/classes/``), in WAL mode, a small pool of connections; ``streamlit run app.py`` needs nothing
   more.
 - **Redis**: ``CLASSIC_CLASS_STORE=redis://host:port/db``, for several servers sharing classes
   (a phone joined on one server, the projector on another). Every key has a TTL, so a room
@@ -25,7 +25,8 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -355,9 +356,14 @@ CREATE TABLE IF NOT EXISTS hits (key TEXT PRIMARY KEY, start REAL NOT NULL, coun
 class SQLiteStore(RoomStore):
     """Classes in one SQLite file (WAL: the phones' writes do not block the projector's reads).
 
-    Each thread (Streamlit runs a session's script in its own thread) gets its own connection;
-    writers wait for each other up to ``timeout`` seconds instead of failing.
+    Connections are borrowed from a small pool for one action and given back: Streamlit runs
+    every rerun, and every tick of a fragment, in a new thread, so a connection per thread would
+    leave two open files behind each tick (a projector's class panel ticks every second, each
+    phone every two) until the server ran out of file descriptors. Writers wait for each other
+    up to ``timeout`` seconds instead of failing.
     """
+
+    IDLE = 8  # connections kept open between actions; more are opened while many act at once
 
     def __init__(
         self, path: str | Path, clock: Clock = time.time, hours: float = rooms.HOURS, timeout: float = 30.0
@@ -366,44 +372,70 @@ class SQLiteStore(RoomStore):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.timeout = timeout
-        self._local = threading.local()
         self._lock = threading.Lock()
-        self._connections: list[sqlite3.Connection] = []
-        self._db().executescript(_SCHEMA)
+        self._idle: list[sqlite3.Connection] = []
+        with self._db() as db:
+            db.executescript(_SCHEMA)
 
     def __repr__(self) -> str:
         return f"SQLiteStore({str(self.path)!r})"
 
-    def _db(self) -> sqlite3.Connection:
-        db = getattr(self._local, "db", None)
-        if db is None:
-            db = sqlite3.connect(
-                self.path, timeout=self.timeout, isolation_level=None, check_same_thread=False
-            )
-            db.row_factory = sqlite3.Row
-            db.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
-            db.execute("PRAGMA journal_mode = WAL")
-            db.execute("PRAGMA synchronous = NORMAL")
-            self._local.db = db
-            with self._lock:
-                self._connections.append(db)
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None, check_same_thread=False)
+        db.row_factory = sqlite3.Row
+        db.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = NORMAL")
         return db
+
+    @contextmanager
+    def _db(self) -> Iterator[sqlite3.Connection]:
+        """A connection for one action (one statement, or one transaction), then back to the pool."""
+        with self._lock:
+            db = self._idle.pop() if self._idle else None
+        db = db or self._connect()
+        try:
+            yield db
+        finally:
+            if db.in_transaction:  # an action interrupted mid-transaction: never lend it on so
+                db.close()
+            else:
+                with self._lock:
+                    keep = len(self._idle) < self.IDLE
+                    if keep:
+                        self._idle.append(db)
+                if not keep:
+                    db.close()
+
+    def open_connections(self) -> int:
+        """How many connections wait in the pool (a test's measure of the leak it prevents)."""
+        with self._lock:
+            return len(self._idle)
 
     def close(self) -> None:
         with self._lock:
-            for db in self._connections:
-                db.close()
-            self._connections.clear()
-        self._local = threading.local()
+            idle, self._idle = self._idle, []
+        for db in idle:
+            db.close()
 
     def _one(self, sql: str, *args: Any) -> dict | None:
-        row = self._db().execute(sql, args).fetchone()
+        with self._db() as db:
+            row = db.execute(sql, args).fetchone()
         return None if row is None else dict(row)
+
+    def _all(self, sql: str, *args: Any) -> list[sqlite3.Row]:
+        with self._db() as db:
+            return db.execute(sql, args).fetchall()
+
+    def _run(self, sql: str, *args: Any) -> int:
+        """One statement that writes; its row count."""
+        with self._db() as db:
+            return db.execute(sql, args).rowcount
 
     def _create(self, code, digest, created, expires):
         try:
-            self._db().execute("INSERT INTO rooms (code, digest, created, expires) VALUES (?, ?, ?, ?)",
-                               (code, digest, created, expires))  # fmt: skip
+            self._run("INSERT INTO rooms (code, digest, created, expires) VALUES (?, ?, ?, ?)",
+                      code, digest, created, expires)  # fmt: skip
         except sqlite3.IntegrityError:
             return False
         return True
@@ -412,93 +444,88 @@ class SQLiteStore(RoomStore):
         return self._one("SELECT * FROM rooms WHERE code = ?", code)
 
     def _add_round(self, code, question, attempt, now, ttl):
-        db = self._db()
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            # fetchall, not fetchone: a RETURNING statement left unfinished keeps its transaction open.
-            rows = db.execute(
-                "UPDATE rooms SET rounds = rounds + 1 WHERE code = ? AND ended = 0 RETURNING rounds", (code,)
-            ).fetchall()
-            row = rows[0] if rows else None
-            if row is not None:
-                db.execute("INSERT INTO rounds (code, number, question, attempt, asked) VALUES (?, ?, ?, ?, ?)",
-                           (code, row[0], question, attempt, now))  # fmt: skip
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
+        with self._db() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                # fetchall, not fetchone: a RETURNING statement left unfinished keeps its transaction open.
+                rows = db.execute(
+                    "UPDATE rooms SET rounds = rounds + 1 WHERE code = ? AND ended = 0 RETURNING rounds",
+                    (code,),
+                ).fetchall()
+                row = rows[0] if rows else None
+                if row is not None:
+                    db.execute("INSERT INTO rounds (code, number, question, attempt, asked) VALUES (?, ?, ?, ?, ?)",
+                               (code, row[0], question, attempt, now))  # fmt: skip
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
         return None if row is None else row[0]
 
     def _round(self, code, number):
         return self._one("SELECT * FROM rounds WHERE code = ? AND number = ?", code, number)
 
     def _rounds(self, code):
-        rows = self._db().execute("SELECT * FROM rounds WHERE code = ? ORDER BY number", (code,)).fetchall()
-        return [dict(r) for r in rows]
+        return [dict(r) for r in self._all("SELECT * FROM rounds WHERE code = ? ORDER BY number", code)]
 
     def _reveal(self, code, number):
-        self._db().execute("UPDATE rounds SET revealed = 1 WHERE code = ? AND number = ?", (code, number))
+        self._run("UPDATE rounds SET revealed = 1 WHERE code = ? AND number = ?", code, number)
 
     def _end(self, code):
-        self._db().execute("UPDATE rooms SET ended = 1 WHERE code = ?", (code,))
+        self._run("UPDATE rooms SET ended = 1 WHERE code = ?", code)
 
     def _join(self, code, phone, nickname, now):
-        self._db().execute(
+        self._run(
             "INSERT INTO phones (code, phone, nickname, joined) VALUES (?, ?, ?, ?) "
             "ON CONFLICT (code, phone) DO UPDATE SET nickname = excluded.nickname",
-            (code, phone, nickname, now),
-        )
+            code, phone, nickname, now,
+        )  # fmt: skip
 
     def _phones(self, code):
-        rows = self._db().execute("SELECT phone, nickname FROM phones WHERE code = ?", (code,)).fetchall()
-        return {r[0]: r[1] for r in rows}
+        return {r[0]: r[1] for r in self._all("SELECT phone, nickname FROM phones WHERE code = ?", code)}
 
     def _write(self, code, number, phone, value, now, ttl):
         # One statement, so one atomic step: the check (current round, not revealed, room open)
         # and the upsert cannot be split by another writer.
-        cursor = self._db().execute(
-            "INSERT INTO answers (code, number, phone, value, at) SELECT ?, ?, ?, ?, ? WHERE EXISTS ("
-            " SELECT 1 FROM rooms JOIN rounds ON rounds.code = rooms.code AND rounds.number = rooms.rounds"
-            " WHERE rooms.code = ? AND rooms.ended = 0 AND rounds.number = ? AND rounds.revealed = 0)"
-            " ON CONFLICT (code, number, phone) DO UPDATE SET value = excluded.value, at = excluded.at",
-            (code, number, phone, value, now, code, number),
+        return (
+            self._run(
+                "INSERT INTO answers (code, number, phone, value, at) SELECT ?, ?, ?, ?, ? WHERE EXISTS ("
+                " SELECT 1 FROM rooms JOIN rounds ON rounds.code = rooms.code AND rounds.number = rooms.rounds"
+                " WHERE rooms.code = ? AND rooms.ended = 0 AND rounds.number = ? AND rounds.revealed = 0)"
+                " ON CONFLICT (code, number, phone) DO UPDATE SET value = excluded.value, at = excluded.at",
+                *(code, number, phone, value, now, code, number),
+            )
+            == 1
         )
-        return cursor.rowcount == 1
 
     def _answers(self, code, number):
-        rows = (
-            self._db()
-            .execute("SELECT phone, value, at FROM answers WHERE code = ? AND number = ?", (code, number))
-            .fetchall()
-        )
+        rows = self._all("SELECT phone, value, at FROM answers WHERE code = ? AND number = ?", code, number)
         return {r[0]: (r[1], r[2]) for r in rows}
 
     def _hit(self, key, window, now):
-        rows = self._db().execute(
+        rows = self._all(
             "INSERT INTO hits (key, start, count) VALUES (?, ?, 1) ON CONFLICT (key) DO UPDATE SET "
             "count = CASE WHEN hits.start = excluded.start THEN hits.count + 1 ELSE 1 END, "
             "start = excluded.start RETURNING count",
-            (key, (now // window) * window),
-        )
-        return rows.fetchall()[0][0]
+            key, (now // window) * window,
+        )  # fmt: skip
+        return rows[0][0]
 
     def _expired(self, now):
         # Rate-limit counters are only useful within their window: old ones go with the rooms.
-        self._db().execute("DELETE FROM hits WHERE start < ?", (now - 3600,))
-        return [
-            r[0] for r in self._db().execute("SELECT code FROM rooms WHERE expires <= ?", (now,)).fetchall()
-        ]
+        self._run("DELETE FROM hits WHERE start < ?", now - 3600)
+        return [r[0] for r in self._all("SELECT code FROM rooms WHERE expires <= ?", now)]
 
     def _delete(self, code):
-        db = self._db()
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            for table in ("answers", "phones", "rounds", "rooms"):
-                db.execute(f"DELETE FROM {table} WHERE code = ?", (code,))
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
+        with self._db() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                for table in ("answers", "phones", "rounds", "rooms"):
+                    db.execute(f"DELETE FROM {table} WHERE code = ?", (code,))
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
 
 
 # ---- Redis --------------------------------------------------------------------------------
