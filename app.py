@@ -6,6 +6,8 @@ the navigation; each page lives in ``pages/`` and draws on the ``classic`` libra
 what every session shares before the first visit (pages/_ui/shared.py).
 """
 
+import faulthandler
+import signal
 from pathlib import Path
 
 import streamlit as st
@@ -64,4 +66,7 @@ else:  # `streamlit run app.py` imports this file as the server: warm the lesson
     guard.install()  # no clear_cache from a browser; a widget value Streamlit cannot read is none
     memory.few_arenas()  # memory a busy lesson used goes back to the system (pages/_ui/memory.py)
     memory.housekeeping()
+    # A server that seems stuck: `kill -USR1 <pid>` writes every thread's stack to its log, and
+    # it serves on (the browser walk asks for this when a page stays busy: tests/browser/test_walk.py).
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
     app = st.App(__file__, lifespan=shared.warm_start)

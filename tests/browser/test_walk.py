@@ -28,6 +28,7 @@ from __future__ import annotations
 import os
 import random
 import re
+import signal
 import time
 from dataclasses import dataclass, field
 
@@ -117,13 +118,14 @@ WEIGHTS = {
 # Injected before the app's own scripts: notes when the page last sent Streamlit a message (a
 # rerun asked for: a widget, a player's report) and whether the server has answered since.
 WATCH_JS = """(() => {
-  const watch = (window.__walk = {sent: 0, lastSend: -1e9, answered: true, lastMessage: -1e9});
+  const watch = (window.__walk = {sent: 0, lastSend: -1e9, answered: true, lastMessage: -1e9, heard: 0, sockets: 0});
   const send = WebSocket.prototype.send;
   WebSocket.prototype.send = function (data) {
     if (String(this.url).includes('/_stcore/stream')) {
       if (!this.__walkHeard) {
         this.__walkHeard = true;
-        this.addEventListener('message', () => { watch.answered = true; watch.lastMessage = performance.now(); });
+        watch.sockets += 1;
+        this.addEventListener('message', () => { watch.answered = true; watch.lastMessage = performance.now(); watch.heard += 1; });
       }
       watch.sent += 1; watch.lastSend = performance.now(); watch.answered = false;
     }
@@ -165,6 +167,19 @@ PICK_JS = """(elements, share) => {
   const r = shown[index].getBoundingClientRect();
   return [elements.length, shown.length, index, {x: r.x, y: r.y, width: r.width, height: r.height}];
 }"""
+# What a page that stays busy is doing, for the failure message: Streamlit's script state, the
+# status widget's text, and the traffic the watch above counted over the last two seconds.
+BUSY_STATE_JS = """async () => {
+  const w = window.__walk || {}, app = document.querySelector('[data-testid="stApp"]');
+  const sent = w.sent, heard = w.heard;
+  await new Promise((r) => setTimeout(r, 2000));
+  const status = document.querySelector('[data-testid="stStatusWidget"]');
+  const now = performance.now();
+  return {script: app && app.getAttribute('data-test-script-state'),
+          status: status ? status.innerText.slice(0, 80) : null,
+          sent_2s: w.sent - sent, heard_2s: w.heard - heard, sockets: w.sockets,
+          answered: w.answered, ms_since_send: Math.round(now - w.lastSend), ms_since_message: Math.round(now - w.lastMessage)};
+}"""
 UNANSWERED_MS = 2000  # a message the server never answers (none known) holds the walk this long
 KEYS = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", " ", "Home", "End", "PageUp", "PageDown"]
 
@@ -179,6 +194,7 @@ class Walk:
     base: str
     log_path: str
     rng: random.Random
+    server_pid: int = 0
     actions: list[str] = field(default_factory=list)
     js_errors: list[str] = field(default_factory=list)
     log_offset: int = 0
@@ -287,6 +303,27 @@ class Walk:
                 self.page.wait_for_load_state("domcontentloaded")
         return None if found is None else (found[0], found[1])
 
+    def busy_state(self) -> str:
+        """What the page and the server were doing while the page stayed busy: the page's state
+        (``BUSY_STATE_JS``) and every server thread's stack (app.py dumps them on SIGUSR1)."""
+        try:
+            page = evaluate_with_timeout(self.page, BUSY_STATE_JS, ms=10_000, what="the page's state")
+        except Exception as error:
+            page = f"(not read: {str(error).splitlines()[0][:200]})"
+        stacks = "(no server process)"
+        if self.server_pid:
+            try:
+                os.kill(self.server_pid, signal.SIGUSR1)
+                time.sleep(1.0)
+                # Idle pool threads waiting on their queue say nothing: the other stacks.
+                threads = self.server_log().split("\n\n")
+                stacks = "\n\n".join(
+                    t for t in threads if "in get\n" not in t or "scriptrunner" in t or str(ROOT) in t
+                )[-12000:]
+            except OSError as error:
+                stacks = f"(the server is gone: {error})"
+        return f"the page: {page}\nthe server's threads:\n{stacks}"
+
     def server_log(self) -> str:
         with open(self.log_path, encoding="utf-8", errors="replace") as log:
             log.seek(self.log_offset)
@@ -299,11 +336,13 @@ class Walk:
         found = []
         checked = self.idle_check()
         if checked is None:
-            found.append(f"the app was still busy after {IDLE_MS / 1000:.0f} s (a hang?)")
+            found.append(
+                f"the app was still busy after {IDLE_MS / 1000:.0f} s (a hang?)\n{self.busy_state()}"
+            )
         box, note = checked or (None, None)
         if box is not None:
             found.append(f"exception box: {box}")
-        log = self.server_log()
+        log = "" if checked is None else self.server_log()  # a busy page's log went into its report
         if "Traceback" in log or "Uncaught app" in log:
             found.append(f"server log: {log[-3000:]}")
         if self.js_errors:
@@ -314,7 +353,7 @@ class Walk:
         return found
 
 
-def walk_once(context, base, log_path, path, mode, seed, steps, viewport) -> str:
+def walk_once(context, base, log_path, path, mode, seed, steps, viewport, server_pid=0) -> str:
     """Walk ``steps`` actions on ``path``; return a summary, raise WalkFailure on a problem."""
     page = context.new_page()
     page.set_viewport_size(viewport)
@@ -322,7 +361,7 @@ def walk_once(context, base, log_path, path, mode, seed, steps, viewport) -> str
     page.add_init_script(WATCH_JS)
     page.on("popup", lambda popup: popup.close())
     rng = random.Random(f"{seed}/{path}/{mode}")
-    walk = Walk(page, base, log_path, rng)
+    walk = Walk(page, base, log_path, rng, server_pid)
     page.on("pageerror", lambda error: walk.js_errors.append(str(error)[:500]))
     walk.server_log()  # start reading the log from here
     query = "?present=1" if mode == "present" else ""
@@ -374,7 +413,7 @@ def walk_once(context, base, log_path, path, mode, seed, steps, viewport) -> str
 def walk_server(browser):
     """A server of its own whose log the walk reads after every action."""
     process, url = start_server()
-    yield url, process.log_path
+    yield url, process.log_path, process.pid
     stop_server(process)
 
 
@@ -390,12 +429,12 @@ def walk_context(browser, walk_server):
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("path", PAGES)
 def test_a_random_walk_finds_no_error(walk_server, walk_context, path, mode):
-    base, log_path = walk_server
+    base, log_path, pid = walk_server
     viewport = {"width": 1280, "height": 720} if mode == "present" else {"width": 1440, "height": 900}
     failures = []
     for seed in SEEDS:
         try:
-            print(walk_once(walk_context, base, log_path, path, mode, seed, STEPS, viewport))
+            print(walk_once(walk_context, base, log_path, path, mode, seed, STEPS, viewport, pid))
         except WalkFailure as failure:
             failures.append(str(failure))
     assert not failures, "\n\n".join(failures)
