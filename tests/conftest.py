@@ -52,9 +52,11 @@ if not os.environ.get("CLASSIC_DATA_HOME") and SHARED_DATA.is_dir():
 # Matplotlib must never try to open a window in tests.
 os.environ.setdefault("MPLBACKEND", "Agg")
 # Classes a test starts (a fuzzer or a walk pressing "Start a class") go to a folder of this test
-# process, which the servers it starts inherit, never to the checkout's data/classes/.
+# process (each pytest-xdist worker has its own), never to the checkout's data/classes/; every
+# server a test starts gets a folder of its own under it (``start_server``), unless the test
+# names one: a test's classes are never another's.
 _CLASSES = tempfile.TemporaryDirectory(prefix="classic-test-classes-")
-os.environ.setdefault("CLASSIC_CLASS_DIR", _CLASSES.name)
+os.environ["CLASSIC_CLASS_DIR"] = _CLASSES.name
 
 
 def _uci_folder() -> tuple[Path | None, str]:
@@ -228,7 +230,13 @@ def _start_server_once(timeout: float, warm: bool, extra: dict) -> tuple[subproc
         "--server.fileWatcherType=none",
     ]
     log = tempfile.NamedTemporaryFile(prefix="streamlit-", suffix=".log", delete=False)
-    env = {**os.environ, "CLASSIC_WARM_START": "1" if warm else "0", **extra}
+    own_classes = tempfile.mkdtemp(prefix="server-", dir=_CLASSES.name)
+    env = {
+        **os.environ,
+        "CLASSIC_WARM_START": "1" if warm else "0",
+        "CLASSIC_CLASS_DIR": own_classes,
+        **extra,
+    }
     env = {key: value for key, value in env.items() if value is not None}
     process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
     process.log_path = log.name  # read on failure, removed by stop_server

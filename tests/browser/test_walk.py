@@ -176,6 +176,7 @@ BUSY_STATE_JS = """async () => {
   const status = document.querySelector('[data-testid="stStatusWidget"]');
   const now = performance.now();
   return {script: app && app.getAttribute('data-test-script-state'),
+          connection: app && app.getAttribute('data-test-connection-state'),
           status: status ? status.innerText.slice(0, 80) : null,
           sent_2s: w.sent - sent, heard_2s: w.heard - heard, sockets: w.sockets,
           answered: w.answered, ms_since_send: Math.round(now - w.lastSend), ms_since_message: Math.round(now - w.lastMessage)};
@@ -197,6 +198,7 @@ class Walk:
     server_pid: int = 0
     actions: list[str] = field(default_factory=list)
     js_errors: list[str] = field(default_factory=list)
+    console: list[str] = field(default_factory=list)  # the page's last console errors, for a busy report
     log_offset: int = 0
     times: list[tuple[float, float]] = field(default_factory=list)
     spent: dict[str, float] = field(default_factory=lambda: dict.fromkeys(("act", "idle and checks"), 0.0))
@@ -322,7 +324,8 @@ class Walk:
                 )[-12000:]
             except OSError as error:
                 stacks = f"(the server is gone: {error})"
-        return f"the page: {page}\nthe server's threads:\n{stacks}"
+        console = "\n".join(self.console[-10:]) or "(none)"
+        return f"the page: {page}\nits last console errors:\n{console}\nthe server's threads:\n{stacks}"
 
     def server_log(self) -> str:
         with open(self.log_path, encoding="utf-8", errors="replace") as log:
@@ -363,6 +366,7 @@ def walk_once(context, base, log_path, path, mode, seed, steps, viewport, server
     rng = random.Random(f"{seed}/{path}/{mode}")
     walk = Walk(page, base, log_path, rng, server_pid)
     page.on("pageerror", lambda error: walk.js_errors.append(str(error)[:500]))
+    page.on("console", lambda message: message.type == "error" and walk.console.append(message.text[:300]))
     walk.server_log()  # start reading the log from here
     query = "?present=1" if mode == "present" else ""
     label = f"/{path} ({mode}) seed {seed}"
