@@ -3,7 +3,6 @@ shows up, a tap answers, a second tap changes the answer, the reveal says right 
 
 from __future__ import annotations
 
-import os
 import tempfile
 import time
 from collections.abc import Iterator
@@ -39,14 +38,7 @@ def class_dir() -> Iterator[str]:
 
 def _server_with(**env: str | None) -> tuple:
     """A Streamlit server started with these environment variables set (None: unset)."""
-    saved = {k: os.environ.get(k) for k in env}
-    for k, v in env.items():
-        os.environ.pop(k, None) if v is None else os.environ.__setitem__(k, v)
-    try:
-        return start_server()
-    finally:
-        for k, v in saved.items():
-            os.environ.pop(k, None) if v is None else os.environ.__setitem__(k, v)
+    return start_server(env=env)
 
 
 @pytest.fixture(scope="module")
@@ -73,10 +65,13 @@ def store(class_dir):
     opened.close()
 
 
-def until(condition, what: str, seconds: float = 30) -> None:
+def until(condition, what: str, seconds: float = 30, shown=None) -> None:
+    """Wait for ``condition``; after ``seconds`` fail, with what ``shown()`` returns then."""
     deadline = time.monotonic() + seconds
     while not condition():
-        assert time.monotonic() < deadline, f"timed out after {seconds} s waiting for {what}"
+        if time.monotonic() >= deadline:
+            seen = f"; it showed: {shown()!r}" if shown else ""
+            raise AssertionError(f"timed out after {seconds} s waiting for {what}{seen}")
         time.sleep(0.2)
 
 
