@@ -25,7 +25,7 @@ missed or the server's process uses a whole core (its Python's limit, the GIL).
 Reported for each run, beside issue 25's goals: phones joined, answers stored and whether each
 phone's last answer is counted exactly once (the store's tallies against what the phones sent),
 server time per script run (p50/p95/max, wall and CPU, by the server's own log:
-tests/load/timed_server.py), the server process's CPU in cores, peak RSS per server, the
+tests/load/timed_server.py), the server process's CPU in cores, peak RSS and open files per server, the
 projector's count latency (from the last answer's reply on its phone to the projector showing
 the final count), errors, and the machine's load average (shared: other work runs beside it).
 Written to stdout and tests/artifacts/load_class.json; exit 1 when a goal of ``one`` or ``two``
@@ -390,6 +390,7 @@ def one_class(urls: list[str], store: room_store.RoomStore, phones: int, args, p
         "projector_final_count": projector.shown[-1][1] if projector.shown else None,
         "count_latency_s": None if shown_at is None else round(max(0.0, shown_at - last), 2),
         "rss_peak_mb": [round(s.peak, 1) for s in samplers],
+        "open_files_peak": [s.files for s in samplers],
         "server_cpu_cores_used": cpu_used,
         "errors": len(stats["errors"]),
         "error_samples": stats["errors"][:5],
@@ -558,6 +559,7 @@ def main(argv: list[str] | None = None) -> int:
                     "server_p50_s",
                     "server_p95_s",
                     "rss_peak_mb",
+                    "open_files_peak",
                     "count_latency_s",
                     "answers_sent_within_s",
                     "answers_back_within_s",

@@ -64,16 +64,17 @@ def rss_mb(pid: int) -> float:
 
 
 class Sampler(threading.Thread):
-    """Samples the server's RSS twice a second; remembers the peak."""
+    """Samples the server's RSS and open files twice a second; remembers the peaks."""
 
     def __init__(self, pid: int) -> None:
         super().__init__(daemon=True)
-        self.pid, self.peak, self.stopped = pid, 0.0, threading.Event()
+        self.pid, self.peak, self.files, self.stopped = pid, 0.0, 0, threading.Event()
 
     def run(self) -> None:
         while not self.stopped.is_set():
             try:
                 self.peak = max(self.peak, rss_mb(self.pid))
+                self.files = max(self.files, len(os.listdir(f"/proc/{self.pid}/fd")))
             except OSError:
                 return
             self.stopped.wait(0.5)
