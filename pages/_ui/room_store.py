@@ -407,6 +407,18 @@ class SQLiteStore(RoomStore):
                 if not keep:
                     db.close()
 
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """A connection inside one write transaction: committed at the end, rolled back on an error."""
+        with self._db() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
     def open_connections(self) -> int:
         """How many connections wait in the pool (a test's measure of the leak it prevents)."""
         with self._lock:
@@ -444,22 +456,15 @@ class SQLiteStore(RoomStore):
         return self._one("SELECT * FROM rooms WHERE code = ?", code)
 
     def _add_round(self, code, question, attempt, now, ttl):
-        with self._db() as db:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                # fetchall, not fetchone: a RETURNING statement left unfinished keeps its transaction open.
-                rows = db.execute(
-                    "UPDATE rooms SET rounds = rounds + 1 WHERE code = ? AND ended = 0 RETURNING rounds",
-                    (code,),
-                ).fetchall()
-                row = rows[0] if rows else None
-                if row is not None:
-                    db.execute("INSERT INTO rounds (code, number, question, attempt, asked) VALUES (?, ?, ?, ?, ?)",
-                               (code, row[0], question, attempt, now))  # fmt: skip
-                db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
+        with self._transaction() as db:
+            # fetchall, not fetchone: a RETURNING statement left unfinished keeps its transaction open.
+            rows = db.execute(
+                "UPDATE rooms SET rounds = rounds + 1 WHERE code = ? AND ended = 0 RETURNING rounds", (code,)
+            ).fetchall()
+            row = rows[0] if rows else None
+            if row is not None:
+                db.execute("INSERT INTO rounds (code, number, question, attempt, asked) VALUES (?, ?, ?, ?, ?)",
+                           (code, row[0], question, attempt, now))  # fmt: skip
         return None if row is None else row[0]
 
     def _round(self, code, number):
@@ -487,16 +492,13 @@ class SQLiteStore(RoomStore):
     def _write(self, code, number, phone, value, now, ttl):
         # One statement, so one atomic step: the check (current round, not revealed, room open)
         # and the upsert cannot be split by another writer.
-        return (
-            self._run(
-                "INSERT INTO answers (code, number, phone, value, at) SELECT ?, ?, ?, ?, ? WHERE EXISTS ("
-                " SELECT 1 FROM rooms JOIN rounds ON rounds.code = rooms.code AND rounds.number = rooms.rounds"
-                " WHERE rooms.code = ? AND rooms.ended = 0 AND rounds.number = ? AND rounds.revealed = 0)"
-                " ON CONFLICT (code, number, phone) DO UPDATE SET value = excluded.value, at = excluded.at",
-                *(code, number, phone, value, now, code, number),
-            )
-            == 1
+        upsert = (
+            "INSERT INTO answers (code, number, phone, value, at) SELECT ?, ?, ?, ?, ? WHERE EXISTS ("
+            " SELECT 1 FROM rooms JOIN rounds ON rounds.code = rooms.code AND rounds.number = rooms.rounds"
+            " WHERE rooms.code = ? AND rooms.ended = 0 AND rounds.number = ? AND rounds.revealed = 0)"
+            " ON CONFLICT (code, number, phone) DO UPDATE SET value = excluded.value, at = excluded.at"
         )
+        return self._run(upsert, code, number, phone, value, now, code, number) == 1
 
     def _answers(self, code, number):
         rows = self._all("SELECT phone, value, at FROM answers WHERE code = ? AND number = ?", code, number)
@@ -517,15 +519,9 @@ class SQLiteStore(RoomStore):
         return [r[0] for r in self._all("SELECT code FROM rooms WHERE expires <= ?", now)]
 
     def _delete(self, code):
-        with self._db() as db:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                for table in ("answers", "phones", "rounds", "rooms"):
-                    db.execute(f"DELETE FROM {table} WHERE code = ?", (code,))
-                db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
+        with self._transaction() as db:
+            for table in ("answers", "phones", "rounds", "rooms"):
+                db.execute(f"DELETE FROM {table} WHERE code = ?", (code,))
 
 
 # ---- Redis --------------------------------------------------------------------------------
