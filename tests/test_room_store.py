@@ -397,6 +397,15 @@ def test_sqlite_keeps_no_connection_per_thread(tmp_path, clock):
     with ThreadPoolExecutor(24) as pool:
         list(pool.map(lambda _: poll(), range(240)))
     assert store.open_connections() <= room_store.SQLiteStore.IDLE
-    assert _open_files() - before <= 3 * room_store.SQLiteStore.IDLE
+    # SQLite may keep a closed connection's files open for reuse while another holds a lock on
+    # the database (its unix VFS), so the burst may leave up to one connection's files per thread;
+    # but then nothing grows: threads in turn reuse what is open.
+    burst = _open_files()
+    assert burst - before <= 3 * 24
+    for _ in range(100):
+        thread = threading.Thread(target=poll)
+        thread.start()
+        thread.join()
+    assert _open_files() <= burst
     store.close()
     assert store.open_connections() == 0
