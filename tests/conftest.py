@@ -230,13 +230,9 @@ def _start_server_once(timeout: float, warm: bool, extra: dict) -> tuple[subproc
         "--server.fileWatcherType=none",
     ]
     log = tempfile.NamedTemporaryFile(prefix="streamlit-", suffix=".log", delete=False)
-    own_classes = tempfile.mkdtemp(prefix="server-", dir=_CLASSES.name)
-    env = {
-        **os.environ,
-        "CLASSIC_WARM_START": "1" if warm else "0",
-        "CLASSIC_CLASS_DIR": own_classes,
-        **extra,
-    }
+    env = {**os.environ, "CLASSIC_WARM_START": "1" if warm else "0", **extra}
+    if "CLASSIC_CLASS_DIR" not in extra:
+        env["CLASSIC_CLASS_DIR"] = tempfile.mkdtemp(prefix="server-", dir=_CLASSES.name)
     env = {key: value for key, value in env.items() if value is not None}
     process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
     process.log_path = log.name  # read on failure, removed by stop_server

@@ -3,7 +3,7 @@
 ``python tests/benchmarks/bench_app.py [--repeat 12] [--only knn]``
 
 Server: AppTest, the time of ``.run()`` after each interaction (the script's work alone), on the
-clock and in CPU time of the process (``resource.getrusage``: on a loaded machine the clock
+clock and in CPU time of the process (``time.process_time``: on a loaded machine the clock
 measures the load; the CPU column is the one to compare between two versions, run alternately).
 Browser: Chromium against a server on 127.0.0.1 (tests/load/timed_server.py), from the key
 press or mouse-up until the script is done and every image on the page has loaded; the same
@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import sys
 import tempfile
 import time
@@ -102,11 +101,6 @@ def stats(values: list[float]) -> tuple[float | None, float | None]:
     return float(np.median(values)), float(np.percentile(values, 95))
 
 
-def _cpu_seconds() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)  # every thread's: AppTest runs the script in its own
-    return usage.ru_utime + usage.ru_stime
-
-
 def server_times(item: Interaction, repeat: int) -> tuple[list[float], list[float]]:
     """The clock's and the CPU's seconds of each AppTest rerun after the first."""
     at = open_page(item.page, timeout=120, params=item.setup, try_this=False)  # as a page opens
@@ -116,11 +110,11 @@ def server_times(item: Interaction, repeat: int) -> tuple[list[float], list[floa
     times, cpu = [], []
     for n in range(repeat + 1):
         item.apptest_step(at, n)
-        started, cpu_started = time.perf_counter(), _cpu_seconds()
+        started, cpu_started = time.perf_counter(), time.process_time()
         at.run()
         if n:  # the first is a warm-up
             times.append(time.perf_counter() - started)
-            cpu.append(_cpu_seconds() - cpu_started)
+            cpu.append(time.process_time() - cpu_started)
         if at.exception:
             raise RuntimeError(at.exception[0].message)
     return times, cpu

@@ -24,6 +24,7 @@ from conftest import (
     assert_no_exception_box,
     require_browser,
     screenshot,
+    start_server,
     stop_server,
     wait_for_app,
 )
@@ -35,12 +36,7 @@ from pages._ui import class_draw, class_panel
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 # The phone page's own fixtures: a class folder for the server and the store this test opens.
-class_dir, store, until, _server_with = (
-    test_join.class_dir,
-    test_join.store,
-    test_join.until,
-    test_join._server_with,
-)
+class_dir, store, until = test_join.class_dir, test_join.store, test_join.until
 PHONE = {"width": 390, "height": 844}
 PROJECTOR = {"width": 1280, "height": 720}
 
@@ -49,7 +45,7 @@ PROJECTOR = {"width": 1280, "height": 720}
 def draw_server(class_dir, data_home) -> Iterator[str]:
     """A Streamlit server whose class store is a SQLite file this test also opens."""
     require_browser()
-    process, url = _server_with(CLASSIC_CLASS_DIR=class_dir, CLASSIC_CLASS_STORE=None)
+    process, url = start_server(env={"CLASSIC_CLASS_DIR": class_dir, "CLASSIC_CLASS_STORE": None})
     yield url
     stop_server(process)
 

@@ -276,9 +276,8 @@ def test_the_class_survives_a_server_restart_and_the_teacher_link_still_works(br
     """SQLite: stop the server mid-class and start it again on the same file: the class, its
     question and its answers are there, the phones reload into their own answers, and the
     teacher's link, opened on another device, reveals."""
-    sqlite = {"CLASSIC_CLASS_DIR": None, "CLASSIC_CLASS_STORE": None}
     with tempfile.TemporaryDirectory(prefix="classic-classes-") as folder, ExitStack() as stack:
-        sqlite["CLASSIC_CLASS_DIR"] = folder
+        sqlite = {"CLASSIC_CLASS_DIR": folder, "CLASSIC_CLASS_STORE": None}
         process, base = start_server(env=sqlite)
         store = room_store.open_store(url="", directory=folder)
         stack.callback(store.close)

@@ -36,16 +36,11 @@ def class_dir() -> Iterator[str]:
         yield folder
 
 
-def _server_with(**env: str | None) -> tuple:
-    """A Streamlit server started with these environment variables set (None: unset)."""
-    return start_server(env=env)
-
-
 @pytest.fixture(scope="module")
 def phone_server(class_dir) -> Iterator[str]:
     """A Streamlit server whose class store is a SQLite file this test also opens."""
     require_browser()
-    process, url = _server_with(CLASSIC_CLASS_DIR=class_dir, CLASSIC_CLASS_STORE=None)
+    process, url = start_server(env={"CLASSIC_CLASS_DIR": class_dir, "CLASSIC_CLASS_STORE": None})
     yield url
     stop_server(process)
 
@@ -161,7 +156,7 @@ def test_a_phone_on_a_redis_backed_server_answers_a_question_asked_elsewhere(pho
     the projector's server."""
     require_redis()
     with redis_server() as redis_url:
-        process, server = _server_with(CLASSIC_CLASS_STORE=redis_url)
+        process, server = start_server(env={"CLASSIC_CLASS_STORE": redis_url})
         teacher = room_store.open_store(url=redis_url)
         try:
             code, key = teacher.open_room()

@@ -195,7 +195,7 @@ class Walk:
     base: str
     log_path: str
     rng: random.Random
-    server_pid: int = 0
+    server_pid: int
     actions: list[str] = field(default_factory=list)
     js_errors: list[str] = field(default_factory=list)
     console: list[str] = field(default_factory=list)  # the page's last console errors, for a busy report
@@ -312,18 +312,16 @@ class Walk:
             page = evaluate_with_timeout(self.page, BUSY_STATE_JS, ms=10_000, what="the page's state")
         except Exception as error:
             page = f"(not read: {str(error).splitlines()[0][:200]})"
-        stacks = "(no server process)"
-        if self.server_pid:
-            try:
-                os.kill(self.server_pid, signal.SIGUSR1)
-                time.sleep(1.0)
-                # Idle pool threads waiting on their queue say nothing: the other stacks.
-                threads = self.server_log().split("\n\n")
-                stacks = "\n\n".join(
-                    t for t in threads if "in get\n" not in t or "scriptrunner" in t or str(ROOT) in t
-                )[-12000:]
-            except OSError as error:
-                stacks = f"(the server is gone: {error})"
+        try:
+            os.kill(self.server_pid, signal.SIGUSR1)
+            time.sleep(1.0)
+            # Idle pool threads waiting on their queue say nothing: the other stacks.
+            threads = self.server_log().split("\n\n")
+            stacks = "\n\n".join(
+                t for t in threads if "in get\n" not in t or "scriptrunner" in t or str(ROOT) in t
+            )[-12000:]
+        except OSError as error:
+            stacks = f"(the server is gone: {error})"
         console = "\n".join(self.console[-10:]) or "(none)"
         return f"the page: {page}\nits last console errors:\n{console}\nthe server's threads:\n{stacks}"
 
@@ -356,7 +354,7 @@ class Walk:
         return found
 
 
-def walk_once(context, base, log_path, path, mode, seed, steps, viewport, server_pid=0) -> str:
+def walk_once(context, base, log_path, path, mode, seed, steps, viewport, server_pid) -> str:
     """Walk ``steps`` actions on ``path``; return a summary, raise WalkFailure on a problem."""
     page = context.new_page()
     page.set_viewport_size(viewport)
