@@ -430,7 +430,7 @@ class DigitClassifier(Estimator):
         self.norms_ = np.einsum("ij,ij->i", self.features_, self.features_)
         single = self.features_.astype(np.float32) if self.invariance != "none" else None
         # 0/1 pixels: float32 shift distances are exact; blurred, they only rank (see kneighbors)
-        binary = np.array_equal(self.features_, self.features_.astype(bool))
+        binary = single is not None and np.array_equal(self.features_, self.features_.astype(bool))
         self.pixels32_, self.features32_ = (single, None) if binary else (None, single)
         self.tangents_ = self.plane_dots_ = None
         if self.invariance == "tangent":
@@ -484,8 +484,10 @@ class DigitClassifier(Estimator):
         for start in range(0, len(queries), 32):  # 32 queries × (9 shifts × n, or 50 planes) at a time
             block = queries[start : start + 32]
             pixels = self.pixels32_ is not None and np.array_equal(block, block.astype(bool))
-            # float32 products: exact for 0/1 pixels; blurred, they only choose the candidates
-            squared = shift_distances(block, self.pixels32_ if pixels else self.features32_, self.norms_)
+            # float32 products: exact for 0/1 pixels; blurred, they only choose the candidates (the
+            # training digits' one float32 copy, pixels or blurred)
+            train32 = self.pixels32_ if self.pixels32_ is not None else self.features32_
+            squared = shift_distances(block, train32, self.norms_)
             m = k if self.invariance == "shifts" else min(max(k, int(self.candidates)), squared.shape[1])
             near = np.argpartition(squared, m - 1, axis=1)[:, :m] if m < squared.shape[1] else None
             if near is None:

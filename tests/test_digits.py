@@ -136,6 +136,19 @@ def test_the_shift_distance_of_chosen_rows_is_the_readable_one():
     np.testing.assert_allclose(fast, readable, rtol=1e-12, atol=1e-12)
 
 
+def test_blurred_queries_against_0_1_training_digits_are_measured_exactly():
+    """A model fitted on 0/1 pixels keeps them as float32 only (``pixels32_``); a query with other
+    values (blurred) is ranked by those and then measured exactly, not refused."""
+    rng = np.random.default_rng(8)
+    train, labels = rng.integers(0, 2, (40, 256)), np.arange(40) % 10
+    queries = digits.blur(rng.integers(0, 2, (3, 256)), 1.0)
+    model = digits.DigitClassifier(k=3, invariance="shifts").fit(train, labels)
+    distances, indices = model.kneighbors(queries)
+    readable = digits.shift_distances(queries, train.astype(float), (train**2).sum(axis=1))
+    np.testing.assert_allclose(distances**2, np.take_along_axis(readable, indices, axis=1), rtol=1e-9)
+    np.testing.assert_allclose(np.sort(distances**2, axis=1), np.sort(readable, axis=1)[:, :3], rtol=1e-9)
+
+
 def test_two_sided_tangent_distance_is_the_least_squares_residual():
     """The Gram-matrix formula against the textbook: solve min |d + [Tx, −Tt] (a, b)| directly."""
     rng = np.random.default_rng(2)
