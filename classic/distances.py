@@ -107,12 +107,17 @@ def _hamming(A: np.ndarray, B: np.ndarray, p: None) -> np.ndarray:
     return (A != B).mean(axis=-1)
 
 
+def _most_values(X: np.ndarray) -> int:
+    """The most distinct values any one feature (column) of ``X`` takes."""
+    return max(len(np.unique(column)) for column in X.reshape(len(X), -1).T)
+
+
 def _hamming_unsuited(X: np.ndarray) -> str | None:
     """Hamming counts differing coordinates, which suits categorical or binary data only: on
     continuous coordinates two points almost never share a value, every distance is 1 and every
     vote a tie. Data count as categorical when each feature takes at most ``HAMMING_MAX_VALUES``
     distinct values. Returns why not, or None."""
-    distinct = max(len(np.unique(column)) for column in X.reshape(len(X), -1).T)
+    distinct = _most_values(X)
     if distinct <= HAMMING_MAX_VALUES:
         return None
     return (
@@ -127,7 +132,7 @@ def _chebyshev_unsuited(X: np.ndarray) -> str | None:
     (each feature 0 or 1) every two points that differ anywhere are exactly 1 apart, so the
     nearest neighbours are a tie among nearly all points (a 16×16 digit read this way is right
     about one time in ten). Returns why not, or None."""
-    distinct = max(len(np.unique(column)) for column in X.reshape(len(X), -1).T)
+    distinct = _most_values(X)
     if distinct > 2 or X.shape[-1] < 2:
         return None
     return (

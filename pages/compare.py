@@ -4,6 +4,7 @@ import streamlit as st
 
 from classic import compare
 from classic.lessons import compare as lesson
+from classic.lessons import points as point_sets
 from classic.viz import compare as draw
 from pages._ui import present, shared, url
 from pages._ui.downloads import download_points
@@ -43,7 +44,8 @@ first, second = st.container(), st.container()
 editor_area, panel_area = (second, first) if present.is_on() else (first, second)
 if name == lesson.YOURS:  # click, edit, upload; the points travel in the link as cmp_user_points
     with editor_area:
-        X, y = user_points("cmp_user", 2, lesson.your_points(), NAMES)
+        _, start, n_classes = point_sets.your_points("compare")
+        X, y = user_points("cmp_user", n_classes, start, NAMES)
 else:
     X, y = shared.compare_points(name, n_points, seed, flip)
 problem = compare.comparison_problem(X, y)

@@ -15,6 +15,7 @@ from classic.knn import (
     vote,
 )
 from classic.lessons import knn as lesson
+from classic.lessons import points as point_sets
 from classic.viz import knn as view
 from pages._ui import guard, present, shared, url
 from pages._ui.knn_tables import table_for
@@ -61,7 +62,8 @@ with st.sidebar:
         st.toggle("A click on the map adds a point", key="knn_add", **bound)
 if yours:
     with below:
-        X, y_raw = user_points("knn_user", 5, lesson.starter_points())
+        _, start, most = point_sets.your_points("knn")
+        X, y_raw = user_points("knn_user", most, start)
 else:
     X, y_raw = lesson.lesson_data(name, n_points, n_classes, seed)
 if len(X) < 2 or len(np.unique(y_raw)) < 2:

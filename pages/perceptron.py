@@ -45,8 +45,8 @@ with st.sidebar:
     max_epochs = st.slider("Maximum passes (epochs)", 1, 200, 100, key="pc_epochs", bind="query-params")
     shuffle = st.checkbox("Shuffle the order each pass", key="pc_shuffle", bind="query-params")
 
-yours, start, n_classes = points.your_points("perceptron")
-if name == yours:
+if name == points.yours("perceptron"):
+    _, start, n_classes = points.your_points("perceptron")
     X, y = user_points("pc", n_classes, start)
 else:
     X, y = points.load("perceptron", name, seed)

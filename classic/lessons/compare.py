@@ -33,7 +33,7 @@ from classic.lessons import points
 
 LABELS = {"perceptron": "the perceptron", "knn": "k-NN", "tree": "the tree"}
 DATASETS = points.menu("compare")[:-1]  # the generated sets, by name (a link's value)
-YOURS, _, _ = points.your_points("compare")
+YOURS = points.yours("compare")
 
 
 def make_data(name: str, n_points: int, seed: int, flip: float = 0) -> Points:
@@ -42,11 +42,6 @@ def make_data(name: str, n_points: int, seed: int, flip: float = 0) -> Points:
         raise ValueError(f"data must be one of {', '.join(DATASETS)}; got {name!r}")
     X, y = points.load("compare", name, seed, n_points)
     return X, flip_labels(y, flip, seed) if flip else y
-
-
-def your_points() -> Points:
-    """The points "your points" start from on /compare."""
-    return points.your_points("compare")[1]
 
 
 def shape_words(drawn: Picture) -> str:
