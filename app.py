@@ -3,7 +3,7 @@
 Run with ``streamlit run app.py``. Run as Streamlit's script, this file sets the page config and
 the navigation; each page lives in ``pages/`` and draws on the ``classic`` library. Imported by
 ``streamlit run`` (which finds the ``st.App`` below), it is the server, whose lifespan computes
-what every session shares before the first visit (pages/_ui/shared.py).
+what every session shares before the first visit (pages/server/warm.py).
 """
 
 import faulthandler
@@ -13,11 +13,13 @@ from pathlib import Path
 import streamlit as st
 from threadpoolctl import threadpool_limits
 
-from pages._ui import class_panel, class_view, guard, lesson, memory, present, shared, url
+from classic.lessons import LESSONS
+from pages.classroom import class_panel, class_view
+from pages.server import guard, memory, url, warm
+from pages.widgets import lesson, present
 
-# One BLAS/OpenMP thread per process, deliberately: on a 2-core server every session shares
-# the cores, and a 2-thread BLAS stalls under that contention (a 7 ms product became 48 ms; the
-# digits ladder took 24.5 s instead of 4.9 s). Parallelism comes from serving sessions instead.
+# One BLAS/OpenMP thread per process: the sessions share the cores, and a threaded BLAS stalls
+# under that contention (measured in docs/deployment.md); parallelism comes from the sessions.
 threadpool_limits(limits=1)
 
 if __name__ == "__main__":  # Streamlit runs this file as the script of every page
@@ -28,21 +30,13 @@ if __name__ == "__main__":  # Streamlit runs this file as the script of every pa
 
     PAGES = [
         st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
-        st.Page("pages/perceptron.py", title="Perceptron", icon=":material/timeline:", url_path="perceptron"),
-        st.Page("pages/knn.py", title="k-NN", icon=":material/scatter_plot:", url_path="knn"),
-        st.Page(
-            "pages/decision-tree.py",
-            title="ID3 decision tree",
-            icon=":material/account_tree:",
-            url_path="decision-tree",
-        ),
-        st.Page("pages/digits.py", title="Digits", icon=":material/draw:", url_path="digits"),
-        st.Page("pages/compare.py", title="Compare", icon=":material/compare:", url_path="compare"),
+        *(st.Page(ls.file, title=ls.title, icon=ls.icon, url_path=ls.url_path) for ls in LESSONS),
         # A student's phone opens it from the projector's class code; not in the menu.
-        st.Page("pages/join.py", title="Join a class", url_path="join", visibility="hidden"),
+        st.Page("pages/join.py", title="Join a class", url_path=class_view.PHONE_PAGE, visibility="hidden"),
     ]
 
     page = st.navigation(PAGES)
+    lesson.set_class_hook(class_panel.LessonHook())  # "Try this" asks the class through it
     url.record_link()
     present.toggle()
     teaching = page.url_path != class_view.PHONE_PAGE  # a teacher's controls, never on the phones' page
@@ -64,9 +58,9 @@ if __name__ == "__main__":  # Streamlit runs this file as the script of every pa
     below_the_page()
 else:  # `streamlit run app.py` imports this file as the server: warm the lessons, then serve
     guard.install()  # no clear_cache from a browser; a widget value Streamlit cannot read is none
-    memory.few_arenas()  # memory a busy lesson used goes back to the system (pages/_ui/memory.py)
+    memory.few_arenas()  # memory a busy lesson used goes back to the system (pages/server/memory.py)
     memory.housekeeping()
     # A server that seems stuck: `kill -USR1 <pid>` writes every thread's stack to its log, and
     # it serves on (the browser walk asks for this when a page stays busy: tests/browser/test_walk.py).
     faulthandler.register(signal.SIGUSR1, all_threads=True)
-    app = st.App(__file__, lifespan=shared.warm_start)
+    app = st.App(__file__, lifespan=warm.warm_start)

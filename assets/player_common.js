@@ -1,7 +1,7 @@
 /*
   The toolkit the three players share (knn_player.html, perceptron_player.html, tree_player.html):
   class markers on a canvas and in a legend, axis ticks, the theme's colours as CSS variables,
-  and the one play loop with its keys. pages/_ui/players.py puts this file in front of each
+  and the one play loop with its keys. pages/widgets/players.py puts this file in front of each
   player's own module script, so a player is still one self-contained component: nothing is
   fetched at run time. Every colour comes from classic.viz.theme, through the player's data.
 */

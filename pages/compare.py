@@ -6,11 +6,12 @@ from classic import compare
 from classic.lessons import compare as lesson
 from classic.lessons import points as point_sets
 from classic.viz import compare as draw
-from pages._ui import present, shared, url
-from pages._ui.downloads import download_points
-from pages._ui.lesson import Step, how_it_works, try_this
-from pages._ui.points import user_points
-from pages._ui.shell import ensure_app_shell
+from pages.server import url
+from pages.server.shell import ensure_app_shell
+from pages.widgets import present, shared
+from pages.widgets.downloads import download_points
+from pages.widgets.lesson import Step, how_it_works, try_this
+from pages.widgets.points import user_points
 
 ensure_app_shell()
 

@@ -9,12 +9,13 @@ from classic.lessons import points as point_sets
 from classic.lessons import tree as lesson
 from classic.lessons import tree_sources
 from classic.viz import tree_figures as figures
-from pages._ui import points, present, shared, url
-from pages._ui import tree_views as views
-from pages._ui.data import load_house_votes
-from pages._ui.lesson import Step, compare_link, how_it_works, try_this
-from pages._ui.players import frame_player, linked_frame
-from pages._ui.shell import ensure_app_shell
+from pages.server import url
+from pages.server.shell import ensure_app_shell
+from pages.widgets import points, present, shared
+from pages.widgets import tree_views as views
+from pages.widgets.data import load_house_votes
+from pages.widgets.lesson import Step, compare_link, how_it_works, try_this
+from pages.widgets.players import frame_player, linked_frame
 
 ensure_app_shell()
 evaluate = st.cache_data(max_entries=8, show_spinner="Cross-validating…")(lesson.evaluate)

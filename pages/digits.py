@@ -9,10 +9,11 @@ from classic import digits, evaluation
 from classic.knn import METRICS, WEIGHTS, metric_suits
 from classic.lessons import digits as lesson
 from classic.viz import digits as view
-from pages._ui import canvas, class_draw, present, shared
-from pages._ui.data import load_semeion
-from pages._ui.lesson import Step, how_it_works, try_this
-from pages._ui.shell import ensure_app_shell
+from pages.classroom import class_draw
+from pages.server.shell import ensure_app_shell
+from pages.widgets import canvas, present, shared
+from pages.widgets.data import load_semeion
+from pages.widgets.lesson import Step, how_it_works, try_this
 
 ensure_app_shell()
 

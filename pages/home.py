@@ -1,8 +1,9 @@
-"""Home: what each page of the lab teaches, with a link to it."""
+"""Home: what each lesson of the lab teaches, with a link to it (the lessons registry's cards)."""
 
 import streamlit as st
 
-from pages._ui.shell import ensure_app_shell
+from classic.lessons import LESSONS, Lesson
+from pages.server.shell import ensure_app_shell
 
 ensure_app_shell()
 
@@ -12,62 +13,23 @@ st.markdown(
     "on the screen so you can play with them. Change a setting and watch what it does."
 )
 
-# (page, title, what it teaches, what you do there)
-LESSONS = [
-    (
-        "pages/perceptron.py",
-        "Perceptron",
-        "How a linear classifier learns from its mistakes: it stops when some line separates the "
-        "classes (Novikoff's bound says how soon) and loops for ever on XOR, where none does; a "
-        "kernel bends the line.",
-        "Watch the line move at every update, place your own points, find the cycle on XOR.",
-    ),
-    (
-        "pages/knn.py",
-        "k-nearest neighbours",
-        "Classifying by a vote of the k nearest training points: small k follows every point, large "
-        "k smooths the boundary; the distance metric and feature scaling decide what *near* means.",
-        "Move k and watch the regions re-vote; try metrics, weights, scaling and a k-d tree.",
-    ),
-    (
-        "pages/decision-tree.py",
-        "ID3 decision tree",
-        "How a tree chooses its questions by information gain (entropy), split by split, with "
-        "every gain shown so you can check each choice by hand; how a real-valued feature is cut at "
-        "a threshold, giving axis-aligned boxes; why parity needs far more nodes than AND.",
-        "Grow trees on toy tables, the 1984 congressional votes, 2-D points or your own CSV.",
-    ),
-    (
-        "pages/digits.py",
-        "Handwritten digits",
-        "k-NN on real data: a drawing becomes the 16×16 grid of the Semeion data set and is "
-        "classified against 1593 digits written by about 80 people.",
-        "Draw a digit and see its grid, the vote and the nearest digits.",
-    ),
-]
-COMPARE = (
-    "pages/compare.py",
-    "Three classifiers, one data set",
-    "What each boundary can and cannot be: the perceptron's line, k-NN's vote and a tree's "
-    "axis-aligned boxes on the same points and the same axes, each with its training and held-out "
-    "accuracy and its fit time.",
-    "Pick a data set (XOR, circles, moons, a spiral, axis-aligned boxes, your own points) and see who wins.",
-)
 
-
-def card(path: str, title: str, teaches: str, does: str) -> None:
+def card(lesson: Lesson) -> None:
     with st.container(border=True):
-        st.header(title, divider=False)
-        st.markdown(f"**Teaches:** {teaches}")
-        st.markdown(does)
-        st.page_link(path, label=f"Open {title}", icon=":material/arrow_forward:")
+        st.header(lesson.heading, divider=False)
+        st.markdown(f"**Teaches:** {lesson.teaches}")
+        st.markdown(lesson.does)
+        st.page_link(lesson.file, label=f"Open {lesson.heading}", icon=":material/arrow_forward:")
 
 
+# Two columns of cards; an odd one out at the end spans the page.
+paired = len(LESSONS) - len(LESSONS) % 2
 columns = st.columns(2)
-for i, lesson in enumerate(LESSONS):
+for i, lesson in enumerate(LESSONS[:paired]):
     with columns[i % 2]:
-        card(*lesson)
-card(*COMPARE)
+        card(lesson)
+for lesson in LESSONS[paired:]:
+    card(lesson)
 
 st.caption(
     "The algorithms follow Jeremy Kun's blog posts (k-NN and handwritten digits; ID3 and the "

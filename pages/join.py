@@ -3,14 +3,15 @@
 ``/join?room=CODE`` joins the teacher's room and follows it: "waiting for the teacher", then the
 question with a big button per choice (one tap answers, another tap changes the answer until the
 reveal), then right or wrong and why. The page reads the room every two seconds (a fragment);
-everything the phone sends goes through the store, which checks it (pages/_ui/rooms.py).
+everything the phone sends goes through the store, which checks it (pages/classroom/rooms.py).
 """
 
 import streamlit as st
 
-from pages._ui import class_draw, room_store, rooms, url
-from pages._ui.shell import ensure_app_shell
-from pages._ui.url import escape_markdown
+from pages.classroom import class_draw, room_store, rooms
+from pages.server import url
+from pages.server.shell import ensure_app_shell
+from pages.server.url import escape_markdown
 
 ensure_app_shell()
 
@@ -96,7 +97,7 @@ if not typed:
 try:
     code = rooms.check_code(typed)
 except rooms.RoomError as error:
-    # Shown as the app shows every link value it could not use (pages/_ui/url.py).
+    # Shown as the app shows every link value it could not use (pages/server/url.py).
     live.info(f"This room code could not be used. {error}", icon=":material/link_off:")
     url.stop()
 if st.session_state.get("join_room") != code or saved:

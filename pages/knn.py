@@ -17,14 +17,15 @@ from classic.knn import (
 from classic.lessons import knn as lesson
 from classic.lessons import points as point_sets
 from classic.viz import knn as view
-from pages._ui import guard, present, shared, url
-from pages._ui.knn_tables import table_for
-from pages._ui.lesson import Step, compare_link, how_it_works, seed_input, try_this
-from pages._ui.players import component_player
-from pages._ui.points import add_point, user_points
-from pages._ui.shell import ensure_app_shell
+from pages.server import guard, url
+from pages.server.shell import ensure_app_shell
+from pages.widgets import present, shared
+from pages.widgets.knn_tables import table_for
+from pages.widgets.lesson import Step, compare_link, how_it_works, seed_input, try_this
+from pages.widgets.players import component_player
+from pages.widgets.points import add_point, user_points
 
-# Bounded caches shared by every session (the neighbour tables and accuracy: pages/_ui/shared.py).
+# Bounded caches shared by every session (the neighbour tables and accuracy: pages/widgets/shared.py).
 server_map = st.cache_data(max_entries=8, show_spinner="Voting every cell on the server…")(view.region_map)
 kdtree = st.cache_data(max_entries=16, show_spinner="Building the k-d tree…")(view.kdtree_view)
 edited = st.cache_data(max_entries=16, show_spinner="Editing the points…")(lesson.edited)

@@ -10,11 +10,12 @@ from classic import perceptron as pc
 from classic.lessons import perceptron as lessons
 from classic.lessons import points
 from classic.viz import perceptron as viz
-from pages._ui import present, shared, url
-from pages._ui.lesson import Step, compare_link, how_it_works, try_this
-from pages._ui.players import frame_player, linked_frame
-from pages._ui.points import user_points
-from pages._ui.shell import ensure_app_shell
+from pages.server import url
+from pages.server.shell import ensure_app_shell
+from pages.widgets import present, shared
+from pages.widgets.lesson import Step, compare_link, how_it_works, try_this
+from pages.widgets.players import frame_player, linked_frame
+from pages.widgets.points import user_points
 
 ensure_app_shell()
 

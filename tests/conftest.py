@@ -8,8 +8,8 @@ but the browser's process. Each browser test module gets a fresh Streamlit serve
 ``server``) on a free port, so the module's first request is also the server's first: a deep
 link as the very first request is tested for every page.
 
-The pages come from app.py's navigation (``app_pages``): a page added there is tested without
-editing a list in the tests.
+The pages come from app.py's navigation and the lessons registry (``app_pages``): a lesson added
+there is tested without editing a list in the tests.
 """
 
 from __future__ import annotations
@@ -122,15 +122,30 @@ class AppPage(NamedTuple):
 
 
 def app_pages(menu_only: bool = False) -> list[AppPage]:
-    """Every page of app.py's navigation (``st.Page(...)`` calls), in order; ``menu_only``: those
-    the menu shows (not ``visibility="hidden"``)."""
+    """Every page of app.py's navigation, in order: its own ``st.Page(...)`` calls (home, /join)
+    and, where it unpacks the lessons registry, every lesson (``classic.lessons.LESSONS``);
+    ``menu_only``: those the menu shows (not ``visibility="hidden"``)."""
+    from classic.lessons import LESSONS
+
+    tree = ast.parse((ROOT / "app.py").read_text(encoding="utf-8"))
+    listed = next(
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == "PAGES"
+    )
     pages = []
-    for node in ast.walk(ast.parse((ROOT / "app.py").read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "Page":
-            words = {word.arg: ast.literal_eval(word.value) for word in node.keywords}
-            file = Path(ast.literal_eval(node.args[0])).stem
-            path = "" if words.get("default") else words.get("url_path", file)
-            pages.append(AppPage(file, path, words.get("title", file), words.get("visibility") == "hidden"))
+    for node in listed.elts:
+        if isinstance(node, ast.Starred):
+            pages += [AppPage(ls.url_path, ls.url_path, ls.title, False) for ls in LESSONS]
+            continue
+        words = {
+            word.arg: ast.literal_eval(word.value)
+            for word in node.keywords
+            if isinstance(word.value, ast.Constant)
+        }
+        file = Path(ast.literal_eval(node.args[0])).stem
+        path = "" if words.get("default") else words.get("url_path", file)
+        pages.append(AppPage(file, path, words.get("title", file), words.get("visibility") == "hidden"))
     return [page for page in pages if not (menu_only and page.hidden)]
 
 
@@ -194,7 +209,7 @@ def start_server(
 ) -> tuple[subprocess.Popen, str]:
     """Start ``streamlit run app.py`` on a free port; return the process and its base URL.
 
-    ``warm``: the server's warm start (pages/_ui/shared.py), as deployed; off by default, since
+    ``warm``: the server's warm start (pages/widgets/shared.py), as deployed; off by default, since
     every browser test module starts its own server and the warm start costs each one seconds.
     ``env``: environment variables for the server on top of this process's (None: unset).
     A port another process took between the check and the server's bind (test processes

@@ -1,5 +1,5 @@
-"""What the projector shows of a class (pages/_ui/class_view.py) and how a "Try this" step becomes
-a class's question (pages/_ui/class_panel.py): links, the QR code, the bars, escaping."""
+"""What the projector shows of a class (pages/classroom/class_view.py) and how a "Try this" step becomes
+a class's question (pages/classroom/class_panel.py): links, the QR code, the bars, escaping."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from urllib.parse import unquote
 
 import pytest
 
-from pages._ui import class_panel, class_view, rooms
-from pages._ui.lesson import Step
-from pages._ui.rooms import Question, Round
+from pages.classroom import class_panel, class_view, rooms
+from pages.classroom.rooms import Question, Round
+from pages.widgets.lesson import Step
 
 
 @pytest.mark.parametrize(

@@ -220,7 +220,7 @@ def page_view(**settings):
     s = {**lesson.DEFAULTS, **settings}
     X, y = lesson.make_data(s["data"], s["points"], s["seed"], s["flip"])
     data = compare.split(X, y, s["seed"])
-    grid = compare.box(X, 100)[0]  # pages/_ui/shared.py's COMPARE_RESOLUTION
+    grid = compare.box(X, 100)[0]  # pages/widgets/shared.py's COMPARE_RESOLUTION
     params = {"perceptron": s["perceptron"], "k": s["k"], "max_depth": s["depth"]}
     return {name: compare.fit(compare.make_model(name, data, **params), data, grid) for name in compare.NAMES}
 

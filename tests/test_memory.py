@@ -1,4 +1,4 @@
-"""The server gives back memory its sessions' threads freed (pages/_ui/memory.py, issue 22)."""
+"""The server gives back memory its sessions' threads freed (pages/server/memory.py, issue 22)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pages._ui import memory
+from pages.server import memory
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux") or memory._glibc() is None, reason="glibc's malloc only"

@@ -1,4 +1,4 @@
-"""The room model's checks (pages/_ui/rooms.py): every value a phone sends, refused with a
+"""The room model's checks (pages/classroom/rooms.py): every value a phone sends, refused with a
 message (a RoomError), never another exception."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pages._ui import rooms
-from pages._ui.rooms import Question, RoomError
+from pages.classroom import rooms
+from pages.classroom.rooms import Question, RoomError
 
 QUESTION = Question(
     "knn.k1", "What does k = 1 do at a noisy point?", ("Follows it", "Ignores it", "Crashes"), 0, "why"

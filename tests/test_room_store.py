@@ -1,4 +1,4 @@
-"""The class store (pages/_ui/room_store.py): the same tests against SQLite (a temporary folder)
+"""The class store (pages/classroom/room_store.py): the same tests against SQLite (a temporary folder)
 and a real redis-server on a free local port (tests/redis_server.py)."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from redis_server import redis_server, require_redis
 
-from pages._ui import room_store, rooms
-from pages._ui.downloads import table_csv
-from pages._ui.rooms import DRAW, Question, RoomError
+from pages.classroom import room_store, rooms
+from pages.classroom.rooms import DRAW, Question, RoomError
+from pages.widgets.downloads import table_csv
 
 K1 = Question("knn.k1", "What does k = 1 do near a noisy point?", ("Follows it", "Ignores it", "Averages"), 0,
               "One neighbour: its label, noise or not.")  # fmt: skip

@@ -30,3 +30,91 @@ class Step:
     options: Sequence[str]
     answer: str
     why: str
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """One lesson page: where it lives, its menu entry, its card on the home page, and what the
+    server computes for it before the first visit.
+
+    ``page`` is the file under ``pages/``; its URL path is the file's stem (``knn.py`` is
+    ``/knn``). ``warm`` names functions (``"module:function"``, no arguments) whose results every
+    visitor shares: the server calls each once when it starts (``pages/server/warm.py``).
+    """
+
+    page: str
+    title: str
+    icon: str
+    heading: str
+    teaches: str
+    does: str
+    warm: tuple[str, ...] = ()
+
+    @property
+    def url_path(self) -> str:
+        return self.page.removesuffix(".py")
+
+    @property
+    def file(self) -> str:
+        return f"pages/{self.page}"
+
+
+_SHARED = "pages.widgets.shared"
+
+# The lessons in menu order: app.py's navigation, the home page's cards, the server's warm start
+# and the tests' page lists all read this one list; a new lesson is one entry and its page.
+LESSONS: tuple[Lesson, ...] = (
+    Lesson(
+        "perceptron.py",
+        "Perceptron",
+        ":material/timeline:",
+        "Perceptron",
+        "How a linear classifier learns from its mistakes: it stops when some line separates the "
+        "classes (Novikoff's bound says how soon) and loops for ever on XOR, where none does; a "
+        "kernel bends the line.",
+        "Watch the line move at every update, place your own points, find the cycle on XOR.",
+        warm=(f"{_SHARED}:perceptron_steps",),
+    ),
+    Lesson(
+        "knn.py",
+        "k-NN",
+        ":material/scatter_plot:",
+        "k-nearest neighbours",
+        "Classifying by a vote of the k nearest training points: small k follows every point, large "
+        "k smooths the boundary; the distance metric and feature scaling decide what *near* means.",
+        "Move k and watch the regions re-vote; try metrics, weights, scaling and a k-d tree.",
+        warm=(f"{_SHARED}:knn_steps", f"{_SHARED}:warm_knn"),
+    ),
+    Lesson(
+        "decision-tree.py",
+        "ID3 decision tree",
+        ":material/account_tree:",
+        "ID3 decision tree",
+        "How a tree chooses its questions by information gain (entropy), split by split, with "
+        "every gain shown so you can check each choice by hand; how a real-valued feature is cut at "
+        "a threshold, giving axis-aligned boxes; why parity needs far more nodes than AND.",
+        "Grow trees on toy tables, the 1984 congressional votes, 2-D points or your own CSV.",
+        warm=(f"{_SHARED}:tree_steps",),
+    ),
+    Lesson(
+        "digits.py",
+        "Digits",
+        ":material/draw:",
+        "Handwritten digits",
+        "k-NN on real data: a drawing becomes the 16×16 grid of the Semeion data set and is "
+        "classified against 1593 digits written by about 80 people.",
+        "Draw a digit and see its grid, the vote and the nearest digits.",
+        warm=(f"{_SHARED}:warm_digits",),
+    ),
+    Lesson(
+        "compare.py",
+        "Compare",
+        ":material/compare:",
+        "Three classifiers, one data set",
+        "What each boundary can and cannot be: the perceptron's line, k-NN's vote and a tree's "
+        "axis-aligned boxes on the same points and the same axes, each with its training and held-out "
+        "accuracy and its fit time.",
+        "Pick a data set (XOR, circles, moons, a spiral, axis-aligned boxes, your own points) and see who wins.",
+        warm=(f"{_SHARED}:compare_questions", f"{_SHARED}:warm_compare"),
+    ),
+)

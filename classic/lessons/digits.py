@@ -58,7 +58,7 @@ def _stroke_canvas(*strokes: tuple[slice, slice], size: int = 280) -> np.ndarray
 
 
 def try_this_steps(plain: np.ndarray, blurred: np.ndarray) -> list[dict]:
-    """The page's "Try this" steps (keyword arguments of ``pages._ui.lesson.Step``).
+    """The page's "Try this" steps (keyword arguments of ``pages.widgets.lesson.Step``).
 
     ``plain`` and ``blurred`` are the protocol's accuracies (seeds × k = 1 … 50) of plain
     k-NN and of k-NN on blurred digits; every answer is computed from them or from

@@ -227,7 +227,7 @@ def _view(name: str, **values) -> dict:
 def try_this_steps() -> list[dict]:
     """The page's "Try this" steps, each answer and its why computed with the library.
 
-    Each step is a dict of :class:`pages._ui.lesson.Step`'s fields. The map greys a tied cell
+    Each step is a dict of :class:`pages.widgets.lesson.Step`'s fields. The map greys a tied cell
     (and colours it by the nearest tied neighbour's class), so the answers about the map say
     what the library's :func:`~classic.knn.vote` says of every cell: its winner and its tie flag.
     """

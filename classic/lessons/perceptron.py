@@ -399,7 +399,7 @@ THREE_OUTCOMES = {
 def try_this_steps() -> list[dict]:
     """The lesson's "Try this" steps, each answer and why computed by the library.
 
-    Each is a dict with the fields of ``pages._ui.lesson.Step``: title, setup (widget keys →
+    Each is a dict with the fields of ``pages.widgets.lesson.Step``: title, setup (widget keys →
     values), question, options, answer (one of the options), why.
     """
     separable = datasets.linearly_separable(25, 0)

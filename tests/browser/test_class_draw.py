@@ -32,7 +32,7 @@ from strokes import PATHS, replay
 from wsclient import Session
 
 from classic import digits
-from pages._ui import class_draw, class_panel
+from pages.classroom import class_draw, class_panel
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 # The phone page's own fixtures: a class folder for the server and the store this test opens.

@@ -26,7 +26,7 @@ import pytest
 from conftest import assert_no_exception_box, new_context, screenshot, start_server, stop_server
 from redis_server import redis_server, require_redis
 
-from pages._ui import room_store
+from pages.classroom import room_store
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(900)]
 

@@ -19,8 +19,8 @@ from conftest import (
 )
 from redis_server import redis_server, require_redis
 
-from pages._ui import room_store
-from pages._ui.rooms import Question
+from pages.classroom import room_store
+from pages.classroom.rooms import Question
 
 pytestmark = pytest.mark.browser
 

@@ -2,7 +2,7 @@
 
 The player re-votes every map cell in the browser (``voteOne`` with its ``WEIGHTS`` table) and ranks
 the training points around a dragged query (``distance`` with its ``METRICS`` table). Here the
-player's module, built as the page mounts it (``pages/_ui/players.py``: the shared toolkit in
+player's module, built as the page mounts it (``pages/widgets/players.py``: the shared toolkit in
 front), runs in Chromium on fixtures that ``classic.distances.pairwise_distances`` and
 ``classic.knn.vote`` answered, and must give the same answers: every metric of the library (the
 Minkowski family at several p), every weighting, ties, exact matches, k = 1 … n. A metric or a
@@ -16,7 +16,7 @@ from conftest import evaluate_with_timeout, new_context, require_browser
 from classic import knn
 from classic.distances import METRICS, pairwise_distances
 from classic.viz.knn import player_metric
-from pages._ui.players import player_source
+from pages.widgets.players import player_source
 
 pytestmark = pytest.mark.browser
 

@@ -228,7 +228,7 @@ def _small_table() -> None:
     import pandas as pd
     import streamlit as st
 
-    from pages._ui import present
+    from pages.widgets import present
 
     present.table(
         st, pd.DataFrame({"claim": ["a long answer " * 8], "holds": ["yes"]}), hide_index=True, key="t"

@@ -57,7 +57,7 @@ from run_load import Sampler, percentile, rss_mb, start_server  # noqa: E402
 from strokes import replay  # noqa: E402
 from wsclient import Session  # noqa: E402
 
-from pages._ui import class_draw, class_panel, room_store  # noqa: E402
+from pages.classroom import class_draw, class_panel, room_store  # noqa: E402
 
 GOALS = {"p95_s": 1.0, "rss_mb": 1500, "count_latency_s": 2.0, "answer_window_s": 10.0}
 POLL = 2.0  # the phone page's st.fragment(run_every=2)

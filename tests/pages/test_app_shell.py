@@ -3,45 +3,55 @@
 import pytest
 from conftest import ROOT, app_pages, assert_no_exception, open_page
 
-PAGES = {
-    "perceptron": "Perceptron",
-    "knn": "k-nearest neighbours",
-    "decision-tree": "ID3",
-    "digits": "digits",
-}
+from classic.lessons import LESSONS
+
+PAGES = [lesson.url_path for lesson in LESSONS]
 
 
-def test_page_files_are_named_after_their_urls():
-    """A fresh server's legacy mode finds a deep link's page by file name (see ensure_app_shell)."""
-    import re
+def test_every_page_file_is_in_the_navigation_and_named_after_its_url():
+    """A fresh server's legacy mode finds a deep link's page by file name (see ensure_app_shell),
+    and a page file that no lesson entry names would be unreachable."""
+    navigation = app_pages()
+    files = sorted(path.stem for path in (ROOT / "pages").glob("*.py") if path.stem != "__init__")
+    assert sorted(page.file for page in navigation) == files
+    for page in navigation:
+        assert page.path in ("", page.file)
+    for lesson in LESSONS:
+        assert (ROOT / lesson.file).is_file()
 
-    pages = re.findall(r'"pages/([\w-]+)\.py",[^)]*?url_path="([\w-]+)"', (ROOT / "app.py").read_text(), re.S)
-    assert {"perceptron", "knn", "decision-tree", "digits"} <= {filename for filename, _ in pages}
-    for filename, url_path in pages:
-        assert filename == url_path
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=PAGES)
+def test_every_lesson_page_starts_in_the_app_shell(lesson):
+    """A deep link that is a fresh server's first request runs through app.py only if the page
+    asks for it first thing (``ensure_app_shell``, pages/server/shell.py)."""
+    import ast
+
+    tree = ast.parse((ROOT / lesson.file).read_text())
+    calls = [n for n in tree.body if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call)]
+    assert calls and getattr(calls[0].value.func, "id", None) == "ensure_app_shell"
 
 
-def test_navigation_has_the_five_pages_at_their_urls():
-    source = (ROOT / "app.py").read_text()
-    for url in ('url_path="perceptron"', 'url_path="knn"', 'url_path="decision-tree"', 'url_path="digits"'):
-        assert url in source
+def test_the_home_page_has_a_card_for_every_lesson():
     at = open_page("home")
     assert_no_exception(at)
     assert "classic" in at.title[0].value
+    headers = [h.value for h in at.header]
     text = " ".join(m.value for m in at.markdown)
-    for lesson in ("Perceptron", "k-nearest neighbours", "ID3 decision tree", "Handwritten digits"):
-        assert lesson in " ".join(h.value for h in at.header)
+    for lesson in LESSONS:
+        assert lesson.heading in headers
+        assert lesson.teaches in text
     assert "16×16" in text
 
 
-@pytest.mark.parametrize("name", list(PAGES))
+@pytest.mark.parametrize("name", PAGES)
 def test_every_page_runs_and_shows_its_title(name):
     at = open_page(name)
     assert_no_exception(at)
-    assert PAGES[name].lower() in at.title[0].value.lower()
+    heading = next(lesson.heading for lesson in LESSONS if lesson.url_path == name)
+    assert at.title[0].value == heading
 
 
-@pytest.mark.parametrize("name", [*PAGES, "compare"])
+@pytest.mark.parametrize("name", PAGES)
 def test_how_it_works_is_drawn_once_opened(name):
     """Closed, it holds nothing (no code or formulae to load in the browser); opened, the code that ran."""
     at = open_page(name)
@@ -130,7 +140,7 @@ def test_a_public_deployment_shows_no_traceback_or_server_path():
 
 
 def test_the_private_streamlit_switch_ensure_app_shell_flips_still_means_the_same():
-    """pages/_ui/shell.py flips ``PagesManager.uses_pages_directory`` (private). If a Streamlit
+    """pages/server/shell.py flips ``PagesManager.uses_pages_directory`` (private). If a Streamlit
     upgrade renames it or changes who reads it, fail here loudly rather than let deep links break
     silently (requirements.txt pins Streamlit for this reason)."""
     import inspect
@@ -156,14 +166,14 @@ def test_the_private_streamlit_switch_ensure_app_shell_flips_still_means_the_sam
         for path in [ROOT / "app.py", *ROOT.glob("pages/**/*.py")]
         if re.search(r"uses_pages_directory\s*=", path.read_text())
     ]
-    assert writers == ["pages/_ui/shell.py"]
+    assert writers == ["pages/server/shell.py"]
 
 
 def _bound_widgets_app():
     """A page with bound widgets that calls the URL helpers as every page does."""
     import streamlit as st
 
-    from pages._ui import url
+    from pages.server import url
 
     url.start_page()
     st.title("Bound widgets")
@@ -218,7 +228,7 @@ def test_an_ignored_link_value_gets_a_visible_note(params, shown):
 
 
 def test_link_text_in_the_note_is_code_never_markdown():
-    from pages._ui.url import code_span, escape_markdown
+    from pages.server.url import code_span, escape_markdown
 
     at = _open_with({"metric": "![x](http://a.b/c.png)<script>1</script>"})
     assert "`metric=![x](http://a.b/c.png)<script>1</script>`" in at.info[0].value
@@ -240,7 +250,7 @@ def test_a_value_cut_to_a_text_fields_length_is_shown_as_code():
 
 def test_the_streamlit_bug_start_page_works_around_is_still_there():
     """An integer number_input bound to ``?seed=inf`` crashes in Streamlit 1.67 (OverflowError);
-    pages/_ui/url.py drops non-finite values before any widget, through private state. When this
+    pages/server/url.py drops non-finite values before any widget, through private state. When this
     test fails, Streamlit has changed: remove ``_drop_non_finite_numbers`` if the bug is gone."""
     from streamlit.runtime.state.query_params import QueryParams
     from streamlit.testing.v1 import AppTest

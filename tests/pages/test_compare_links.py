@@ -14,7 +14,7 @@ from conftest import assert_no_exception, open_page
 
 from classic.id3 import ID3
 from classic.lessons import tree as tree_lesson
-from pages._ui.points import MAX_URL_POINTS, YOURS, decode_points, encode_points
+from pages.widgets.points import MAX_URL_POINTS, YOURS, decode_points, encode_points
 
 LINK = re.compile(r"\]\((/compare\?[^)]*)\)")
 

@@ -19,7 +19,7 @@ from classic.lessons import tree as lesson
 from classic.lessons import tree_sources
 from classic.viz import tree
 from classic.viz import tree_figures as figures
-from pages._ui.url import code_span
+from pages.server.url import code_span
 
 TABLES = [name for name in lesson.data_sets(None) if name != lesson.UPLOAD]
 SMALL = [

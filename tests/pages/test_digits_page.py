@@ -45,7 +45,7 @@ def canvas(monkeypatch):
 
 
 def png_url(image: np.ndarray | None) -> str | None:
-    """``image`` as the canvas sends it: a PNG data URL (pages/_ui/guard.py reads the PNG)."""
+    """``image`` as the canvas sends it: a PNG data URL (pages/server/guard.py reads the PNG)."""
     if image is None:
         return None
     out = io.BytesIO()

@@ -8,7 +8,8 @@ import io
 import numpy as np
 import pytest
 
-from pages._ui import downloads, url
+from pages.server import url
+from pages.widgets import downloads
 
 HOSTILE = ['=HYPERLINK("http://evil.example","x")', "+1+2", "-2+3", "@SUM(A1:A9)", "\t=1", "-1+x"]
 

@@ -252,9 +252,9 @@ def _step(at, report: Report, name: str, wid: str, value: Any) -> tuple[Any, boo
 @pytest.fixture(scope="module", autouse=True)
 def warm_server():
     """The caches a deployed server fills at start (app.py's lifespan): reruns are timed as served."""
-    from pages._ui import shared
+    from pages.server import warm
 
-    shared.warm()
+    warm.warm()
 
 
 @pytest.mark.parametrize("name", PAGES)

@@ -1,4 +1,4 @@
-"""pages/_ui/guard.py on its own: each check on values a browser sends (issue 22). The same
+"""pages/server/guard.py on its own: each check on values a browser sends (issue 22). The same
 checks through the real server are in test_hostile.py."""
 
 import math
@@ -7,8 +7,8 @@ import pytest
 from streamlit import config
 
 from classic.tables import MAX_COORDINATE, MAX_POINTS
-from pages._ui import guard
-from pages._ui.points import MAX_URL_POINTS, encode_points
+from pages.server import guard
+from pages.widgets.points import MAX_URL_POINTS, encode_points
 
 
 @pytest.mark.parametrize(
@@ -99,7 +99,7 @@ def test_every_way_points_arrive_says_a_coordinate_limit_in_the_same_words():
     import numpy as np
 
     from classic.tables import COORDINATES, parse_points_csv, points_problem
-    from pages._ui.points import decode_points
+    from pages.widgets.points import decode_points
 
     with pytest.raises(ValueError) as from_file:
         parse_points_csv(b"x1,x2,label\n0,0,a\n1e308,1,b\n")

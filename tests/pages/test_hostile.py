@@ -21,7 +21,7 @@ from wsclient import Session
 
 from classic.lessons import tree as tree_lesson
 from classic.tables import MAX_POINTS
-from pages._ui import guard
+from pages.server import guard
 
 pytestmark = pytest.mark.slow
 
@@ -206,7 +206,7 @@ def test_a_clear_cache_message_leaves_what_every_session_shares(server):
     teacher's digits ladder took 5.1 s instead of 1.5. The warm start's results must survive it."""
     import time
 
-    shared = ("pages._ui.shared.digits_protocol", "classic.lessons.knn.try_this_steps")
+    shared = ("pages.widgets.shared.digits_protocol", "classic.lessons.knn.try_this_steps")
     before = cached(server.url)
     assert all(before.get(name, 0) > 0 for name in shared), before  # the warm start filled them
     with Session(server.url, "knn") as page:

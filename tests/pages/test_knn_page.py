@@ -10,7 +10,7 @@ from conftest import assert_no_exception, open_page
 from classic.knn import METRICS, TIE_RULE, WEIGHTS, KNNClassifier, knn_textbook, pairwise_distances, vote
 from classic.lessons import knn as lesson
 from classic.viz import knn as view
-from pages._ui.points import decode_points, encode_points
+from pages.widgets.points import decode_points, encode_points
 
 
 @pytest.fixture(scope="module")

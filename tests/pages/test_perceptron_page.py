@@ -18,7 +18,7 @@ from classic.lessons.perceptron import PASSES_TO_CONVERGE, best_line_accuracy, g
 from classic.perceptron import Perceptron, mistake_bound
 from classic.viz import perceptron as viz
 from classic.viz import theme
-from pages._ui.points import MAX_URL_POINTS, decode_points, encode_points
+from pages.widgets.points import MAX_URL_POINTS, decode_points, encode_points
 
 DATA = [
     "Linearly separable (25 points, true line y = 1 − x)",

@@ -1,4 +1,4 @@
-"""The server's warm start (pages/_ui/shared.py): what it computes, no page computes again."""
+"""The server's warm start (pages/server/warm.py): what it computes, no page computes again."""
 
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
@@ -13,14 +13,15 @@ from classic import compare, datasets, digits, knn
 from classic.lessons import compare as compare_lesson
 from classic.lessons import knn as knn_lesson
 from classic.viz import knn as knn_view
-from pages._ui import shared
+from pages.server import warm
+from pages.widgets import shared
 
 
 def test_streamlit_run_finds_the_server_with_its_lifespan_in_app_py():
     found = discover_asgi_app(Path(ROOT / "app.py"))
     assert found.is_asgi_app and found.app_name == "app"
     source = (ROOT / "app.py").read_text()
-    assert "st.App(__file__, lifespan=shared.warm_start)" in source
+    assert "st.App(__file__, lifespan=warm.warm_start)" in source
 
 
 def _refuse(*args, **kwargs):
@@ -46,7 +47,7 @@ def test_after_the_warm_start_a_first_visit_computes_none_of_the_shared_content(
 ):
     for cache in (shared.knn_table, shared.knn_accuracy, shared.compare_fitted, shared.compare_neighbours):
         cache.clear()  # else filled by any earlier visit in this process
-    shared.warm()
+    warm.warm()
     monkeypatch.setattr(owner, name, _refuse)
     at = open_page(page)
     assert_no_exception(at)
@@ -55,7 +56,7 @@ def test_after_the_warm_start_a_first_visit_computes_none_of_the_shared_content(
 
 def test_the_warm_start_computes_the_ladder_at_each_rung(monkeypatch):
     """And any weights and blur at a rung's search: the evaluation of such settings is a re-vote."""
-    shared.warm()
+    warm.warm()
     monkeypatch.setattr(digits, "protocol_neighbours", _refuse)
     at = open_page("digits", params={"digits_tab": "How far can k-NN go"})
     assert_no_exception(at)
@@ -69,11 +70,11 @@ def test_the_warm_start_computes_the_ladder_at_each_rung(monkeypatch):
 
 def test_the_lifespan_leaves_the_legacy_page_mode_and_can_skip_the_warm_start(monkeypatch):
     monkeypatch.setenv("CLASSIC_WARM_START", "0")
-    monkeypatch.setattr(shared, "warm", _refuse)
+    monkeypatch.setattr(warm, "warm", _refuse)
     monkeypatch.setattr(PagesManager, "uses_pages_directory", True)
 
     async def serve():
-        async with shared.warm_start(None):
+        async with warm.warm_start(None):
             return PagesManager.uses_pages_directory
 
     # On a thread of its own: in a process whose browser tests ran first (pytest -n 2 puts any

@@ -31,9 +31,9 @@ import streamlit as st
 from classic.lessons.points import YOURS as YOURS  # the data menus' name for the user's own points
 from classic.tables import COORDINATES, MAX_COORDINATE, parse_points_csv, points_problem
 from classic.viz import theme
-from pages._ui import guard, url
-from pages._ui.downloads import table_csv
-from pages._ui.url import code_span, escape_markdown
+from pages.server import guard, url
+from pages.server.url import code_span, escape_markdown
+from pages.widgets.downloads import table_csv
 
 Points = tuple[np.ndarray, np.ndarray]
 MAX_URL_POINTS = 300

@@ -14,8 +14,36 @@ import streamlit as st
 
 from classic.lessons import Step, points
 from classic.viz.theme import PAPER
-from pages._ui import class_panel, present
-from pages._ui.points import MAX_URL_POINTS, YOURS, encode_points
+from pages.widgets import present
+from pages.widgets.points import MAX_URL_POINTS, YOURS, encode_points
+
+
+class ClassHook:
+    """What a lesson's "Try this" asks of class mode, without knowing it: none by default.
+
+    app.py installs class mode's (``set_class_hook``); a lesson page never imports it.
+    """
+
+    def asked_step(self, page: str) -> int | None:
+        """The step of ``page`` the class is asked now, once per round (None: none)."""
+        return None
+
+    def step_round(self, page: str, i: int) -> bool:
+        """Show the class's answers to step ``i`` if it is asked now; False if it is not."""
+        return False
+
+    def ask_button(
+        self, page: str, i: int, step: Step, before: Callable[[], None] | None = None, where: str = ""
+    ) -> None:
+        """An "Ask the class" button for step ``i`` (``before`` sets up its view first)."""
+
+
+_hook = ClassHook()
+
+
+def set_class_hook(hook: ClassHook) -> None:
+    global _hook
+    _hook = hook
 
 
 def seed_input(key: str, default: int = 0, label: str = "Random seed") -> int:
@@ -81,7 +109,7 @@ def try_this(page: str, steps: Sequence[Step], expanded: bool = False) -> None:
     sent nor re-rendered on every rerun. The answers chosen are kept while it is closed.
     """
     answers = st.session_state.setdefault(f"{page}_try_answers", {})
-    asked_of_class = class_panel.asked_step(page)  # a step asked from the teacher's other device
+    asked_of_class = _hook.asked_step(page)  # a step asked from the teacher's other device
     if asked_of_class is not None and 1 <= asked_of_class <= len(steps):
         st.session_state[_asked(page)] = asked_of_class
     asked = st.session_state.get(_asked(page))
@@ -108,7 +136,7 @@ def try_this(page: str, steps: Sequence[Step], expanded: bool = False) -> None:
                     icon=":material/tune:",
                 )
                 # With a class open: the same, and the step's question sent to the phones.
-                class_panel.ask_button(page, i, step, before=partial(_apply, page, i, step.setup))
+                _hook.ask_button(page, i, step, before=partial(_apply, page, i, step.setup))
                 st.markdown(f"[Link to this view]({step_link(page, step.setup)})", width="content")
             if i == asked:
                 st.caption(":material/arrow_upward: Asked at the top of the page, above its figure.")
@@ -205,8 +233,8 @@ def _ask_at_the_top(page: str, steps: Sequence[Step], i: int, answers: dict) -> 
                 "Close", key=f"{page}_try_close", on_click=_close, args=(page,), icon=":material/close:"
             )
         # Asked of the class: the class's answers instead of the teacher's own choice.
-        if not class_panel.step_round(page, i):
-            class_panel.ask_button(page, i, steps[i - 1], where="_top")
+        if not _hook.step_round(page, i):
+            _hook.ask_button(page, i, steps[i - 1], where="_top")
             _ask(page, i, steps[i - 1], answers, horizontal=True)
     top, right = ("0", "1.5rem") if present.is_on() else ("3.75rem", "0")
     st.html(_STICKY_CSS.format(top=top, right=right, paper=PAPER))

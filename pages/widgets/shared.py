@@ -1,30 +1,16 @@
-"""What every session shares and no widget changes, computed when the server starts.
+"""What every session shares and no widget changes: the lessons' cached content.
 
-Each page's "Try this" answers, /compare's questions and the digits protocol's neighbour
-searches (the ladder's, with and without the blur) are the same for every visitor: they are
-cached here, once per server, and ``warm_start`` (the lifespan of app.py's ``st.App``) computes
-them, with every module a page imports, before the server accepts its first connection. So the
-first student on each page waits only for the page itself: on this 2-core machine the knn
-page's first render spent 0.6 s on its Try-this answers and 1 s on imports, the digits ladder
-2.7 s on its protocol (any weights at a searched setting are now a re-vote, 0.1 s).
-
-``CLASSIC_WARM_START=0`` skips the warm start (the test suite's browser servers do, to save CI
-the seconds each fresh server would spend; the deep-link tests keep it, as deployed).
+Each page's "Try this" answers, /compare's questions, the default views' tables and the digits
+protocol's neighbour searches are the same for every visitor: they are cached here, once per
+server. The ``warm_*`` functions (and the constants) are named by the lessons registry
+(``classic.lessons.LESSONS``), and the server computes them before its first visit
+(``pages/server/warm.py``), so the first student on a page waits only for the page itself.
 """
 
 from __future__ import annotations
 
-import asyncio
-import importlib
-import inspect
-import os
-import time
-from contextlib import asynccontextmanager
-
 import numpy as np
 import streamlit as st
-from streamlit.logger import get_logger
-from threadpoolctl import threadpool_limits
 
 from classic import compare, digits
 from classic.knn import METRICS, WEIGHTS
@@ -33,8 +19,6 @@ from classic.lessons import knn as knn_lesson
 from classic.lessons import perceptron as perceptron_lesson
 from classic.lessons import tree as tree_lesson
 from classic.viz import knn as knn_view
-
-_LOG = get_logger(__name__)
 
 # The lessons' constant content (no arguments: one entry each).
 knn_steps = st.cache_data(show_spinner=False)(knn_lesson.try_this_steps)
@@ -96,43 +80,19 @@ def digits_results(data, **params):
     return digits.scores(data[1], test, predicted), test, predicted
 
 
-# Imported here rather than on a page's first visit: pandas, altair and matplotlib alone took 1 s.
-_GLUE = ["canvas", "data", "downloads", "lesson", "players", "points", "present", "url", "shell"]
+def warm_digits() -> None:
+    """The digits ladder at every rung, and each of its searches without the blur (nothing
+    without the data set: the page says so)."""
+    from pages.widgets.data import load_semeion
 
-
-def warm() -> float:
-    """Import what the pages import and compute the shared content above; returns the seconds."""
-    with threadpool_limits(limits=1):  # app.py's policy, also when a test calls this first
-        return _warm()
-
-
-def _warm() -> float:
-    started = time.perf_counter()
-    for name in _GLUE:
-        importlib.import_module(f"pages._ui.{name}")
-    importlib.import_module("pandas.io.formats.style")  # the tree page's highlighted gain table
-    from pages._ui.data import load_semeion
-
-    for constant in (knn_steps, tree_steps, perceptron_steps, compare_questions):
-        constant()
-    _warm_knn()
-    _warm_compare()
     data = load_semeion()
-    if data is not None:  # without the data set the digits page says so; nothing to warm
-        for _, params in digits.RUNGS:  # the ladder, and each of its searches without the blur
+    if data is not None:
+        for _, params in digits.RUNGS:
             digits_results(data, **params)
             digits_results(data, **{**params, "blur": 0.0})
-    # Streamlit's first element of a process looks up every loaded module's file for a warning
-    # (inspect.stack: 0.16–0.4 s in the first visit's script); the lookup's cache is filled here.
-    inspect.stack()
-    # Altair reads its Vega-Lite schema on its first chart (0.4 s inside the knn page's first render).
-    import altair as alt
-
-    alt.Chart().mark_point().encode(x="x:Q").to_dict()
-    return time.perf_counter() - started
 
 
-def _warm_knn() -> None:
+def warm_knn() -> None:
     """The k-NN page's default view, as the page computes it: its first table and accuracy curves."""
     lesson, view, d = knn_lesson, knn_view, knn_lesson.DEFAULTS
     X, labels = lesson.lesson_data(lesson.DATA_NAMES[0], d["points"], d["classes"], d["seed"])
@@ -143,7 +103,7 @@ def _warm_knn() -> None:
     knn_accuracy((X - offset) / scale, y, d["seed"], METRICS[0], d["p"], WEIGHTS[0], d["h"])
 
 
-def _warm_compare() -> None:
+def warm_compare() -> None:
     """/compare's default view, as the page computes it: the points, three fits, k-NN's table."""
     d = compare_lesson.DEFAULTS
     X, y = compare_points(d["data"], d["points"], d["seed"], d["flip"])
@@ -155,16 +115,3 @@ def _warm_compare() -> None:
     for name in compare.NAMES:
         compare_fitted(name, X, y, d["seed"], **params[name])
     compare_neighbours(X, y, d["seed"])
-
-
-@asynccontextmanager
-async def warm_start(_app):
-    """The server's lifespan: out of Streamlit's legacy page mode, warm (unless
-    ``CLASSIC_WARM_START=0``), then serve."""
-    from pages._ui.shell import leave_legacy_mode
-
-    leave_legacy_mode()
-    if os.environ.get("CLASSIC_WARM_START", "1") != "0":
-        seconds = await asyncio.to_thread(warm)
-        _LOG.info("warm start: the lessons' shared content computed in %.1f s", seconds)
-    yield

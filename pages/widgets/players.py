@@ -9,7 +9,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from pages._ui import guard
+from pages.server import guard
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 

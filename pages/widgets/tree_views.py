@@ -12,7 +12,7 @@ import streamlit as st
 from classic.lessons import tree as lesson
 from classic.viz import tree as tree_export
 from classic.viz import tree_figures as figures
-from pages._ui import present
+from pages.widgets import present
 
 
 def show_table(rows: Any) -> None:

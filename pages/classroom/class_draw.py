@@ -31,8 +31,10 @@ import streamlit as st
 from classic import digits
 from classic.viz import digits as view
 from classic.viz import theme
-from pages._ui import canvas, class_panel, guard, present, room_store, rooms
-from pages._ui.rooms import Question
+from pages.classroom import class_panel, room_store, rooms
+from pages.classroom.rooms import Question
+from pages.server import guard
+from pages.widgets import canvas, present
 
 PHONE_CANVAS = 320  # px: a 390 px phone's width less the page's margins
 PHONE_PEN = round(18 * PHONE_CANVAS / 280)  # the digits page's default pen, at this size

@@ -40,7 +40,7 @@ _PNG = b"\x89PNG\r\n\x1a\n"
 
 def note(text: str) -> None:
     """Tell the student a value their browser sent was not used (a toast: it may come from a callback)."""
-    from pages._ui.url import escape_markdown
+    from pages.server.url import escape_markdown
 
     st.toast(escape_markdown(text), icon=":material/block:")
 

@@ -28,8 +28,9 @@ from typing import Any
 
 import streamlit as st
 
-from pages._ui import class_view, downloads, room_store, rooms
-from pages._ui.rooms import Question, RoomError, Round
+from pages.classroom import class_view, room_store, rooms
+from pages.classroom.rooms import Question, RoomError, Round
+from pages.widgets import downloads, lesson
 
 CODE_PARAM = "class"  # the teacher's link: ?class=CODE&teacher=KEY
 KEY_PARAM = "teacher"
@@ -372,3 +373,16 @@ def _live(code: str, number: int, title: str) -> None:
     answered = attempt(store.answered, code, number) or 0
     joined = attempt(store.joined, code) or 0
     st.html(class_view.count_line(title, answered, joined))
+
+
+class LessonHook(lesson.ClassHook):
+    """Class mode as a lesson's "Try this" sees it (app.py installs it with ``lesson.set_class_hook``)."""
+
+    def asked_step(self, page: str) -> int | None:
+        return asked_step(page)
+
+    def step_round(self, page: str, i: int) -> bool:
+        return step_round(page, i)
+
+    def ask_button(self, page, i, step, before=None, where=""):
+        ask_button(page, i, step, before, where)

@@ -18,7 +18,7 @@ import streamlit as st
 
 from classic import digits
 from classic.viz import digits as view
-from pages._ui import guard, url
+from pages.server import guard, url
 
 PARAM = "digits_grid"
 _STATE = "_digits_link"  # {"grid": the link's grid or None, "cleared": whether it was cleared}

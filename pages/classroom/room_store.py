@@ -30,8 +30,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from pages._ui import rooms
-from pages._ui.rooms import CHOOSE, PhoneView, Question, Room, RoomError, Round
+from pages.classroom import rooms
+from pages.classroom.rooms import CHOOSE, PhoneView, Question, Room, RoomError, Round
 
 Clock = Callable[[], float]
 DEFAULT_DIR = Path(__file__).resolve().parents[2] / "data" / "classes"
@@ -44,7 +44,7 @@ class RoomStore:
 
     Teacher actions take the room's code and the teacher key; phone actions take the code and
     the phone's random id (random, kept in the phone's own address; checked by ``rooms``). Every
-    refusal is a :class:`~pages._ui.rooms.RoomError` with a message for the page to show.
+    refusal is a :class:`~pages.classroom.rooms.RoomError` with a message for the page to show.
     ``clock`` gives the time (tests move it to expire a room).
     """
 

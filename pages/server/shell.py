@@ -5,12 +5,12 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
-from pages._ui import url
+from pages.server import url
 
 
 def ensure_app_shell() -> None:
     """Make a deep link that is a fresh server's very first request run through ``app.py``, and
-    record the link's query parameters for ``url.note_ignored_params`` (see pages/_ui/url.py).
+    record the link's query parameters for ``url.note_ignored_params`` (see pages/server/url.py).
 
     Streamlit starts every server in its legacy multipage mode when a folder named ``pages/``
     sits beside the main script, and leaves it only once ``st.navigation`` has been called.
@@ -35,7 +35,7 @@ def ensure_app_shell() -> None:
 def leave_legacy_mode() -> None:
     """What Streamlit's first ``st.navigation`` call does: the server leaves its legacy mode.
 
-    The server's lifespan (pages/_ui/shared.py) calls this before the first connection, so a deep
+    The server's lifespan (pages/widgets/shared.py) calls this before the first connection, so a deep
     link runs ``app.py`` at once; ``ensure_app_shell`` still covers a script run without it
     (AppTest resets the mode for every test).
     """

@@ -14,7 +14,7 @@ import numpy as np
 import streamlit as st
 
 from classic.viz import knn as view
-from pages._ui import shared
+from pages.widgets import shared
 
 SENT = "knn_sent"  # the ids of the tables this session sent, newest last
 

@@ -1,0 +1,1 @@
+"""The server: value guards, links, memory, warm start, and every private Streamlit access."""

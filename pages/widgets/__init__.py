@@ -1,0 +1,1 @@
+"""The lessons' widgets: seed, "Try this", points, players, canvas, downloads, presentation mode."""
