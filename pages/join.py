@@ -1,17 +1,16 @@
 """Join a class: the page a student's phone opens from the projector's code or link.
 
 ``/join?room=CODE`` joins the teacher's room and follows it: "waiting for the teacher", then the
-question with a big button per choice (one tap answers, another tap changes the answer until the
-reveal), then right or wrong and why. The page reads the room every two seconds (a fragment);
+question with its kind's input (``kinds``: a button per choice, a drawing canvas), then right or
+wrong and why. The page reads the room every two seconds (a fragment);
 everything the phone sends goes through the store, which checks it (pages/classroom/rooms.py).
 """
 
 import streamlit as st
 
-from pages.classroom import class_draw, room_store, rooms
+from pages.classroom import kinds, room_store, rooms
 from pages.server import url
 from pages.server.shell import ensure_app_shell
-from pages.server.url import escape_markdown
 
 ensure_app_shell()
 
@@ -70,10 +69,6 @@ def _valid(code: str) -> bool:
     return True
 
 
-def choose(code: str, choice: int) -> None:
-    attempt(store.answer, code, phone, choice)
-
-
 st.title("Join the class")
 live = st.container()  # the room, filled below once the code is read
 linked = st.query_params.get("room", "")
@@ -124,45 +119,9 @@ def follow(code: str) -> None:
         st.info("Waiting for the teacher to ask a question…", icon=":material/hourglass_empty:")
         return
     st.markdown(f"**Question {view.round}.** {view.text}")
-    if view.kind == rooms.DRAW:
-        class_draw.phone(view, lambda grid: attempt(store.draw, code, phone, grid))
-        if note := note or st.session_state.pop(_ERROR, None):
-            st.warning(note, icon=":material/warning:")
-        return
-    revealed = view.status == "revealed"
-    with st.container(key="join_choices"):
-        for i, choice in enumerate(view.choices):
-            mark = "✓ " if revealed and i == view.answer else ""
-            st.button(
-                f"{mark}{choice}",
-                key=f"join_choice_{view.round}_{i}",
-                type="primary" if view.mine == i else "secondary",
-                width="stretch",
-                disabled=revealed,
-                on_click=choose,
-                args=(code, i),
-            )
-    if note:
+    kinds.of(view).phone(view, lambda value: attempt(store.answer, code, phone, value, view.kind))
+    if note := note or st.session_state.pop(_ERROR, None):
         st.warning(note, icon=":material/warning:")
-    if not revealed:
-        if view.mine is None:
-            st.caption("Tap an answer. You can change it until the teacher reveals the answer.")
-        else:
-            st.success(
-                f"Your answer: **{escape_markdown(view.choices[view.mine])}**. Tap another to change it.",
-                icon=":material/how_to_vote:",
-            )
-        return
-    right = escape_markdown(view.choices[view.answer])
-    if view.correct:
-        st.success(f"Right! The answer is **{right}**.", icon=":material/check_circle:")
-    elif view.mine is None:
-        st.info(f"You did not answer. The answer is **{right}**.", icon=":material/info:")
-    else:
-        mine = escape_markdown(view.choices[view.mine])
-        st.error(f"Not this time: you chose **{mine}**; the answer is **{right}**.", icon=":material/cancel:")
-    if view.why:
-        st.markdown(view.why)
 
 
 with live:

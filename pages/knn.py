@@ -2,7 +2,6 @@
 
 import numpy as np
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from classic.knn import (
     METRICS,
@@ -17,7 +16,7 @@ from classic.knn import (
 from classic.lessons import knn as lesson
 from classic.lessons import points as point_sets
 from classic.viz import knn as view
-from pages.server import guard, url
+from pages.server import guard, streamlit_private, url
 from pages.server.shell import ensure_app_shell
 from pages.widgets import present, shared
 from pages.widgets.knn_tables import table_for
@@ -89,7 +88,7 @@ with st.sidebar:
     remade = ss.get("knn_k_max", n) != n  # the slider is made again for a new number of points
     ss.knn_k_max = n
     k = st.slider("k (neighbours)", 1, n, min(DEFAULT["k"], n), key="knn_k", **bound)
-    if remade and wanted not in (None, k) and not getattr(get_script_run_ctx(), "is_history_navigation", 0):
+    if remade and wanted not in (None, k) and not streamlit_private.is_history_navigation():
         ss.knn_k_set = wanted  # a new n remade the slider: it took the link's k over a Try-this k
         st.rerun()
     formulas = ", ".join(weighting.formula for weighting in WEIGHT_REGISTRY.values())

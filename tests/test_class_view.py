@@ -9,7 +9,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from pages.classroom import class_panel, class_view, rooms
+from pages.classroom import class_panel, class_view, kinds, rooms
 from pages.classroom.rooms import Question, Round
 from pages.widgets.lesson import Step
 
@@ -69,7 +69,7 @@ def test_a_step_becomes_a_question_the_store_accepts():
     assert class_panel.question_of("knn", 1, numbers).answer == 1
     lost = Step("t", {}, "?", ["a", "b"], "c", "")  # an answer not among the options is refused
     with pytest.raises(rooms.RoomError):
-        rooms.check_question(class_panel.question_of("knn", 1, lost))
+        kinds.checked(class_panel.question_of("knn", 1, lost))
 
 
 def test_ask_again_chains_the_rounds_of_one_question_up_to_the_current_one():

@@ -3,6 +3,7 @@ and a real redis-server on a free local port (tests/redis_server.py)."""
 
 from __future__ import annotations
 
+import inspect
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -12,7 +13,8 @@ import pytest
 from redis_server import redis_server, require_redis
 
 from pages.classroom import room_store, rooms
-from pages.classroom.rooms import DRAW, Question, RoomError
+from pages.classroom.kinds import DRAW
+from pages.classroom.rooms import Question, RoomError
 from pages.widgets.downloads import table_csv
 
 K1 = Question("knn.k1", "What does k = 1 do near a noisy point?", ("Follows it", "Ignores it", "Averages"), 0,
@@ -45,29 +47,51 @@ def clock() -> Clock:
     return Clock()
 
 
-@pytest.fixture(params=["sqlite", "redis"])
+def _sqlite(request, tmp_path, clock):
+    return lambda: room_store.SQLiteStore(tmp_path / "classes.sqlite3", clock=clock)
+
+
+def _redis(request, tmp_path, clock):
+    url = request.getfixturevalue("redis_url")
+    import redis
+
+    with redis.Redis.from_url(url) as client:
+        client.flushdb()
+    return lambda: room_store.RedisStore(url, clock=clock)
+
+
+# How the tests open each backend of the registry against a real, empty server.
+TEST_SERVERS = {"sqlite": _sqlite, "redis": _redis}
+
+
+@pytest.fixture(params=list(room_store.BACKENDS))
 def make_store(request, tmp_path, clock):
     """A function opening a store on this test's backend (call it twice for two servers)."""
+    if request.param not in TEST_SERVERS:
+        pytest.fail(f"No test server for the {request.param!r} store backend: add one to TEST_SERVERS")
     opened = []
-    if request.param == "redis":
-        url = request.getfixturevalue("redis_url")
-        import redis
+    opener = TEST_SERVERS[request.param](request, tmp_path, clock)
 
-        with redis.Redis.from_url(url) as client:
-            client.flushdb()
-
-        def make():
-            opened.append(room_store.RedisStore(url, clock=clock))
-            return opened[-1]
-    else:
-
-        def make():
-            opened.append(room_store.SQLiteStore(tmp_path / "classes.sqlite3", clock=clock))
-            return opened[-1]
+    def make():
+        opened.append(opener())
+        return opened[-1]
 
     yield make
     for store in opened:
         store.close()
+
+
+def test_every_backend_keeps_every_row_the_rules_ask_for():
+    """Each backend of the registry implements every method the shared rules call on it."""
+    needed = [
+        name
+        for name, f in vars(room_store.RoomStore).items()
+        if name.startswith("_") and callable(f) and "raise NotImplementedError" in inspect.getsource(f)
+    ]
+    assert len(needed) >= 10
+    for name, backend in room_store.BACKENDS.items():
+        missing = [m for m in needed if getattr(backend, m) is getattr(room_store.RoomStore, m)]
+        assert missing == [], f"the {name} backend does not implement {missing}"
 
 
 @pytest.fixture
@@ -174,7 +198,7 @@ def test_a_phone_must_join_and_send_valid_values(store):
     with pytest.raises(RoomError, match="at most 20"):
         store.join(code, phone(3), "n" * 21)
     with pytest.raises(RoomError, match="asks for a choice"):
-        store.draw(code, phone(1), [0] * 256)
+        store.answer(code, phone(1), [0] * 256, DRAW)
     assert store.answered(code, 1) == 0
 
 
@@ -186,13 +210,13 @@ def test_drawings_are_kept_per_phone_and_round(store):
     seven = np.zeros((16, 16), dtype=int)
     seven[1, 2:14] = 1
     seven[2:15, 12] = 1
-    assert store.draw(code, phone(1), np.ones((16, 16))).mine == 1
-    store.draw(code, phone(1), seven)  # a new drawing replaces the first
-    store.draw(code, phone(2), seven.ravel().tolist())
+    assert store.answer(code, phone(1), np.ones((16, 16)), DRAW).mine == 1
+    store.answer(code, phone(1), seven, DRAW)  # a new drawing replaces the first
+    store.answer(code, phone(2), seven.ravel().tolist(), DRAW)
     drawn = store.drawings(code, 1)
     assert set(drawn) == {phone(1), phone(2)} and drawn[phone(1)] == tuple(seven.ravel())
     with pytest.raises(RoomError, match="16×16"):
-        store.draw(code, phone(2), [1] * 255)
+        store.answer(code, phone(2), [1] * 255, DRAW)
     with pytest.raises(RoomError, match="asks for a drawing"):
         store.answer(code, phone(2), 0)
     assert store.drawings(code, 1)[phone(2)] == tuple(seven.ravel())

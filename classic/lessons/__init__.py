@@ -1,5 +1,8 @@
 """What each lesson says and asks, Streamlit-free: its data menu, "Try this" steps, claims, prose.
 
+``LESSONS`` is the registry of lesson pages (below): app.py's navigation, the home page's cards,
+the server's warm start and the tests' page lists read it.
+
 One module per lesson: ``perceptron``, ``knn``, ``tree`` (with ``tree_sources``, the sources'
 own versions of ID3 and their experiments), ``digits`` and ``compare``; ``points`` is the one
 registry of 2-D point sets that every 2-D page's data menu, and the link to /compare, read.

@@ -1,7 +1,7 @@
 """Draw together (issue 25, /digits): the teacher asks "Everyone draws a 7", every phone draws.
 
 Two sides, one round of the class store (``room_store``) whose question is a drawing
-(``rooms.DRAW``, its answer the digit asked for):
+(``kinds.DRAW``, its answer the digit asked for):
 
 - **The phone** (/join, ``phone``): a big touch canvas; the drawing is checked on the server
   as the digits page checks its own (``guard.drawing``: a PNG of at most the canvas's size,
@@ -31,7 +31,7 @@ import streamlit as st
 from classic import digits
 from classic.viz import digits as view
 from classic.viz import theme
-from pages.classroom import class_panel, room_store, rooms
+from pages.classroom import class_panel, kinds, room_store, rooms
 from pages.classroom.rooms import Question
 from pages.server import guard
 from pages.widgets import canvas, present
@@ -47,7 +47,7 @@ Fit = Callable[[np.ndarray, np.ndarray], digits.DigitClassifier]
 
 def question(digit: int) -> Question:
     """The drawing question for ``digit``: what the phones show, and the digit it is read against."""
-    return Question(f"digits.draw.{digit}", f"Everyone draws a {digit}", (), int(digit), kind=rooms.DRAW)
+    return Question(f"digits.draw.{digit}", f"Everyone draws a {digit}", (), int(digit), kind=kinds.DRAW)
 
 
 # ---- the phone ---------------------------------------------------------------------------
@@ -138,7 +138,7 @@ def gallery(
     teacher's "Teach with the class's drawings" and "Close the drawing"."""
     store, code = teacher.store, teacher.code
     current = _attempt(store.current, code)
-    if current is None or current.question.kind != rooms.DRAW:
+    if current is None or current.question.kind != kinds.DRAW:
         st.caption("No drawing asked yet: choose a digit and press “Everyone draws a …”.")
         return
     drawn = _attempt(store.drawings, code, current.number) or {}

@@ -28,7 +28,7 @@ from typing import Any
 
 import streamlit as st
 
-from pages.classroom import class_view, room_store, rooms
+from pages.classroom import class_view, kinds, room_store, rooms
 from pages.classroom.rooms import Question, RoomError, Round
 from pages.widgets import downloads, lesson
 
@@ -328,9 +328,9 @@ def step_round(page: str, i: int) -> bool:
     if not chain:
         return False
     current, shown = chain[-1], chain[-SIDE_BY_SIDE:]
-    q = current.question
+    q, kind = current.question, kinds.of(current.question)
     st.markdown(f":material/campaign: **Asked of the class:** {q.text}")
-    if not current.revealed and not room.ended:
+    if q.choices and not current.revealed and not room.ended:
         st.markdown("Choices: " + " · ".join(f"**{choice}**" for choice in q.choices))
     columns = st.columns(len(shown)) if len(shown) > 1 else [st.container()]
     for column, r in zip(columns, shown, strict=True):
@@ -339,10 +339,10 @@ def step_round(page: str, i: int) -> bool:
             if r is current and not r.revealed and not room.ended:
                 _live(teacher.code, r.number, title)
             else:
-                counts = attempt(teacher.store.counts, teacher.code, r.number) or (0,) * len(q.choices)
-                st.html(class_view.bars(title, q.choices, counts, q.answer if r.revealed else None))
+                tally = attempt(teacher.store.counts, teacher.code, r.number) or kind.tally([], q)
+                st.html(kind.results(title, q, tally, r.revealed))
     if current.revealed:
-        st.success(f"The answer: **{q.choices[q.answer]}**. {q.why}", icon=":material/check_circle:")
+        st.success(f"The answer: **{kind.answer_text(q)}**. {q.why}", icon=":material/check_circle:")
     if room.ended:
         st.caption(f"Class {room.code} has ended: these are its last answers.")
         return True

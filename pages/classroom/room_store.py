@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from pages.classroom import rooms
+from pages.classroom import kinds, rooms
 from pages.classroom.rooms import CHOOSE, PhoneView, Question, Room, RoomError, Round
 
 Clock = Callable[[], float]
@@ -47,6 +47,8 @@ class RoomStore:
     refusal is a :class:`~pages.classroom.rooms.RoomError` with a message for the page to show.
     ``clock`` gives the time (tests move it to expire a room).
     """
+
+    SCHEMES: tuple[str, ...] = ()  # the URL schemes of CLASSIC_CLASS_STORE that open this backend
 
     def __init__(self, clock: Clock = time.time, hours: float = rooms.HOURS) -> None:
         self.clock = clock
@@ -86,7 +88,7 @@ class RoomStore:
     def ask(self, code: Any, key: Any, question: Question) -> Round:
         """Send a question to every phone: it opens the next round (the current one is closed)."""
         code = self._teacher(code, key)
-        question = rooms.check_question(question)
+        question = kinds.checked(question)
         attempt = 1 + sum(r.question.qid == question.qid for r in self.rounds(code))
         return self._open_round(code, question, attempt)
 
@@ -132,12 +134,11 @@ class RoomStore:
             )
         }
         for r in self.rounds(code):
+            kind = kinds.of(r.question)
             for phone, (value, at) in sorted(self._answers(code, r.number).items(), key=lambda a: a[1][1]):
-                chosen = r.question.kind == CHOOSE
+                shown, right = kind.cells(value, r.question, r.revealed)
                 row = (
-                    r.number, r.question.qid, r.attempt, phone, names.get(phone, ""), value,
-                    r.question.choices[int(value)] if chosen else "",
-                    (int(value) == r.question.answer) if chosen and r.revealed else "",
+                    r.number, r.question.qid, r.attempt, phone, names.get(phone, ""), value, shown, right,
                     round(at - r.asked_at, 3),
                 )  # fmt: skip
                 for column, cell in zip(columns, row, strict=True):
@@ -157,13 +158,13 @@ class RoomStore:
         return None if row is None else self._as_round(row)
 
     def counts(self, code: Any, number: int) -> tuple[int, ...]:
-        """How many phones chose each choice in round ``number``."""
+        """Round ``number``'s answers as its kind counts them (one number per choice)."""
         code = rooms.check_code(code)
         row = self._round(code, number)
         if row is None:
             return ()
         question = Question.from_json(row["question"])
-        return rooms.counts([int(v) for v, _ in self._answers(code, number).values()], len(question.choices))
+        return kinds.of(question).tally([v for v, _ in self._answers(code, number).values()], question)
 
     def answered(self, code: Any, number: int) -> int:
         """How many phones answered (or drew in) round ``number``."""
@@ -189,13 +190,25 @@ class RoomStore:
         self._join(code, phone, name, self.clock())
         return self.view(code, phone)
 
-    def answer(self, code: Any, phone: Any, choice: Any) -> PhoneView:
-        """A phone's choice in the current round; a second one replaces it until the reveal."""
-        return self._put(code, phone, lambda q: str(rooms.check_choice(choice, q)), CHOOSE)
-
-    def draw(self, code: Any, phone: Any, grid: Any) -> PhoneView:
-        """A phone's drawing in the current drawing round; a new one replaces it until the reveal."""
-        return self._put(code, phone, lambda q: "".join(map(str, rooms.check_grid(grid))), rooms.DRAW)
+    def answer(self, code: Any, phone: Any, value: Any, kind: str = CHOOSE) -> PhoneView:
+        """A phone's answer to the current round, for a question of ``kind`` (the kind the phone
+        showed), checked by that kind; a new one replaces it until the reveal."""
+        phone = rooms.check_phone(phone)
+        rooms.check_rate(self._hit(f"answer:{phone}", rooms.RATE_LIMITS["answer"][1], self.clock()), "answer")
+        code = rooms.check_code(code)
+        self._open(code)
+        if phone not in self._phones(code):
+            raise RoomError("Join the class first: reload the page.")
+        current = self.current(code)
+        if current is None:
+            raise RoomError("No question yet: wait for the teacher.")
+        asked = kinds.of(current.question)
+        if asked.name != kind:
+            raise RoomError(f"This question asks for {asked.asks}.")
+        value = asked.check(value, current.question)
+        if not self._write(code, current.number, phone, value, self.clock(), self._ttl(code)):
+            raise RoomError("The answer was revealed (or a new question asked): answers are closed.")
+        return self.view(code, phone)
 
     def view(self, code: Any, phone: Any) -> PhoneView:
         """What this phone sees now: waiting, the question (with its own choice), the reveal
@@ -208,12 +221,15 @@ class RoomStore:
         current = self.current(room.code)
         if current is None:
             return PhoneView("waiting")
-        q = current.question
+        q, kind = current.question, kinds.of(current.question)
         mine = self._answers(room.code, current.number).get(phone)
-        chosen = None if mine is None else (int(mine[0]) if q.kind == CHOOSE else 1)
+        chosen = None if mine is None else kind.mine(mine[0])
         if not current.revealed:
             return PhoneView("question", current.number, q.kind, q.text, q.choices, chosen)
-        return PhoneView("revealed", current.number, q.kind, q.text, q.choices, chosen, q.answer, q.why)
+        right = None if mine is None else kind.right(mine[0], q)
+        return PhoneView(
+            "revealed", current.number, q.kind, q.text, q.choices, chosen, q.answer, q.why, right
+        )
 
     # ---- housekeeping -----------------------------------------------------------------
 
@@ -248,25 +264,6 @@ class RoomStore:
         if number is None:
             raise RoomError("This class has ended: start a new class to ask again.")
         return self._as_round(self._round(code, number))
-
-    def _put(self, code: Any, phone: Any, value_of: Callable[[Question], str], kind: str) -> PhoneView:
-        phone = rooms.check_phone(phone)
-        rooms.check_rate(self._hit(f"answer:{phone}", rooms.RATE_LIMITS["answer"][1], self.clock()), "answer")
-        code = rooms.check_code(code)
-        self._open(code)
-        if phone not in self._phones(code):
-            raise RoomError("Join the class first: reload the page.")
-        current = self.current(code)
-        if current is None:
-            raise RoomError("No question yet: wait for the teacher.")
-        if current.question.kind != kind:
-            raise RoomError(
-                "This question asks for a drawing." if kind == CHOOSE else "This question asks for a choice."
-            )
-        value = value_of(current.question)
-        if not self._write(code, current.number, phone, value, self.clock(), self._ttl(code)):
-            raise RoomError("The answer was revealed (or a new question asked): answers are closed.")
-        return self.view(code, phone)
 
     def _ttl(self, code: str) -> int:
         row = self._room(code)
@@ -363,6 +360,7 @@ class SQLiteStore(RoomStore):
     up to ``timeout`` seconds instead of failing.
     """
 
+    SCHEMES: tuple[str, ...] = ()  # the default backend: no URL
     IDLE = 8  # connections kept open between actions; more are opened while many act at once
 
     def __init__(
@@ -557,6 +555,8 @@ class RedisStore(RoomStore):
     """Classes in Redis, for several servers: every key carries the room's TTL, and the room's
     keys share a hash tag (``{CODE}``) so that its scripts stay on one node of a cluster."""
 
+    SCHEMES = ("redis://", "rediss://", "unix://")
+
     def __init__(
         self, url: str, clock: Clock = time.time, hours: float = rooms.HOURS, prefix: str = "classic"
     ):
@@ -668,19 +668,28 @@ class RedisStore(RoomStore):
         pipe.execute()
 
 
+# Every backend by name; a URL in CLASSIC_CLASS_STORE picks the one whose SCHEMES it starts with,
+# and SQLite (no URL) is the default. A new backend is one class and one entry.
+BACKENDS: dict[str, type[RoomStore]] = {"sqlite": SQLiteStore, "redis": RedisStore}
+
+
 def open_store(
     url: str | None = None, directory: str | Path | None = None, clock: Clock = time.time
 ) -> RoomStore:
-    """The store the environment asks for: Redis if ``CLASSIC_CLASS_STORE`` (or ``url``) is a
-    ``redis://`` or ``rediss://`` URL, else SQLite under ``CLASSIC_CLASS_DIR`` (or ``directory``,
-    default ``data/classes/``)."""
+    """The store the environment asks for: the backend whose URL scheme ``CLASSIC_CLASS_STORE``
+    (or ``url``) has (``redis://``, ``rediss://``, ``unix://``: Redis), else SQLite under
+    ``CLASSIC_CLASS_DIR`` (or ``directory``, default ``data/classes/``)."""
     url = url if url is not None else os.environ.get("CLASSIC_CLASS_STORE", "")
-    if url.startswith(("redis://", "rediss://", "unix://")):
-        return RedisStore(url, clock)
-    if url:
-        raise ValueError(f"CLASSIC_CLASS_STORE must be a redis:// URL (or unset for SQLite), got {url!r}")
-    folder = Path(directory or os.environ.get("CLASSIC_CLASS_DIR") or DEFAULT_DIR)
-    return SQLiteStore(folder / "classes.sqlite3", clock)
+    if not url:
+        folder = Path(directory or os.environ.get("CLASSIC_CLASS_DIR") or DEFAULT_DIR)
+        return SQLiteStore(folder / "classes.sqlite3", clock)
+    for backend in BACKENDS.values():
+        if backend.SCHEMES and url.startswith(backend.SCHEMES):
+            return backend(url, clock)
+    schemes = ", ".join(scheme for backend in BACKENDS.values() for scheme in backend.SCHEMES)
+    raise ValueError(
+        f"CLASSIC_CLASS_STORE must be a URL starting with {schemes} (or unset for SQLite), got {url!r}"
+    )
 
 
 def shared_store() -> RoomStore:

@@ -7,8 +7,9 @@ opens the next round of the same question and keeps the first (peer instruction'
 phone answers the current round once; a second tap replaces its choice until the reveal. A
 drawing round ("Everyone draws a 7" on /digits) collects a 16×16 grid per phone instead.
 
-Everything a phone sends — the room code, its id, a nickname, a choice, a drawing — is checked
-here and nowhere else; a bad value raises :class:`RoomError`, whose message the page shows as is.
+Everything a phone sends — the room code, its id, a nickname — is checked here and nowhere else;
+its answer is checked by its question's kind (``kinds``, one entry a kind). A bad value raises
+:class:`RoomError`, whose message the page shows as is.
 The store (``room_store``) keeps rooms, rounds and answers; this module holds no state.
 """
 
@@ -20,11 +21,8 @@ import json
 import re
 import secrets
 import unicodedata
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
-
-import numpy as np
 
 # No look-alikes: no 0/O, no 1/I/L (and no U/V pair trouble on a projector is not worth a letter).
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -33,9 +31,7 @@ HOURS = 12  # a room lives this long after it opens, then it is removed with its
 MAX_NICKNAME = 20
 MAX_CHOICES = 8
 MAX_TEXT = 2000  # a question's text or its why; the lessons' longest step is far shorter
-GRID_SIZE = 16  # a drawing is Semeion's 16×16 grid of 0/1 cells (classic.digits)
-DRAW = "draw"  # a round's kind: phones draw instead of choosing
-CHOOSE = "choose"
+CHOOSE = "choose"  # a question's default kind (every kind: pages/classroom/kinds.py)
 # At most this many actions in a window of this many seconds: per phone (join, answer), and per
 # network address for opening a class (a script opening rooms in a loop fills no store).
 RATE_LIMITS = {"join": (10, 60.0), "answer": (60, 60.0), "open": (10, 60.0)}
@@ -59,7 +55,8 @@ class RoomError(ValueError):
 class Question:
     """What a round asks: a "Try this" step's id, text and choices, the right one and why.
 
-    A drawing question (``kind == DRAW``) has no choices; ``answer`` is the digit to draw.
+    ``kind`` names its entry in ``kinds.KINDS``, which says what ``choices`` and ``answer`` hold
+    (a drawing question has no choices; its ``answer`` is the digit to draw).
     """
 
     qid: str
@@ -109,7 +106,7 @@ class PhoneView:
     """What one phone sees now (also what a phone that joins late sees).
 
     ``status`` is "waiting" (no question yet), "question", "revealed" or "ended". The right
-    answer and the why are filled only once the round is revealed.
+    answer, the why and whether this phone was right are filled only once the round is revealed.
     """
 
     status: str
@@ -117,15 +114,10 @@ class PhoneView:
     kind: str = CHOOSE
     text: str = ""
     choices: tuple[str, ...] = ()
-    mine: int | None = None  # this phone's choice in this round (for a drawing: 1 once drawn)
+    mine: int | None = None  # this phone's answer in this round, as its kind keeps it
     answer: int | None = None
     why: str = ""
-
-    @property
-    def correct(self) -> bool | None:
-        if self.answer is None or self.mine is None or self.kind != CHOOSE:
-            return None
-        return self.mine == self.answer
+    correct: bool | None = None  # once revealed: whether this phone's answer was right (if graded)
 
 
 # ---- the teacher's secrets ---------------------------------------------------------------
@@ -191,52 +183,17 @@ def check_nickname(raw: Any) -> str:
     return name
 
 
-def check_choice(raw: Any, question: Question) -> int:
-    """A choice index within the question's choices (a bool or a float is not an index)."""
-    n = len(question.choices)
-    if question.kind != CHOOSE:
-        raise RoomError("This question asks for a drawing, not a choice.")
-    if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw < n:
-        raise RoomError(f"Choose one of the {n} answers shown.")
-    return raw
-
-
-def check_grid(raw: Any) -> tuple[int, ...]:
-    """A drawing: exactly 16×16 = 256 cells, each 0 (paper) or 1 (ink), flat or as 16 rows."""
-    cells = GRID_SIZE * GRID_SIZE
-    if isinstance(raw, (str, bytes)) or not hasattr(raw, "__len__") or len(raw) not in (GRID_SIZE, cells):
-        raise RoomError(f"A drawing is a 16×16 grid of {cells} cells.")
-    try:
-        grid = np.array(raw, dtype=float)
-    except (TypeError, ValueError, OverflowError):
-        raise RoomError(f"A drawing is a 16×16 grid of {cells} cells.") from None
-    if grid.shape not in ((cells,), (GRID_SIZE, GRID_SIZE)):
-        raise RoomError(f"A drawing is a 16×16 grid of {cells} cells, got shape {grid.shape}.")
-    if not np.isin(grid, (0.0, 1.0)).all():
-        raise RoomError("A drawing's cells are 0 (paper) or 1 (ink).")
-    return tuple(int(v) for v in grid.ravel())
-
-
 def check_question(question: Any) -> Question:
-    """A teacher's question, checked before it reaches any phone (the lessons write them, but a
-    teacher's browser sends the step's id)."""
+    """A teacher's question's id and texts, checked before it reaches any phone (what its kind
+    asks of its choices and answer: ``kinds.checked``)."""
     if not isinstance(question, Question):
         raise RoomError("Only a lesson's question can be asked.")
     q = question
     if not isinstance(q.qid, str) or not _QUESTION_ID.fullmatch(q.qid):
         raise RoomError("A question's id is 1–80 letters, digits and . _ : / -.")
-    if q.kind not in (CHOOSE, DRAW):
-        raise RoomError(f"A question's kind is {CHOOSE!r} or {DRAW!r}, got {q.kind!r}.")
     texts = [q.text, q.why, *q.choices]
     if not all(isinstance(t, str) and len(t) <= MAX_TEXT for t in texts) or not q.text.strip():
         raise RoomError(f"A question has a text, and every text has at most {MAX_TEXT} characters.")
-    if q.kind == CHOOSE:
-        if not 2 <= len(q.choices) <= MAX_CHOICES:
-            raise RoomError(f"A question has 2 to {MAX_CHOICES} choices, got {len(q.choices)}.")
-        if isinstance(q.answer, bool) or not isinstance(q.answer, int) or not 0 <= q.answer < len(q.choices):
-            raise RoomError("A question's right answer is one of its choices.")
-    elif q.choices or not (isinstance(q.answer, int) and 0 <= q.answer <= 9):
-        raise RoomError("A drawing question has no choices; its answer is the digit to draw (0–9).")
     return q
 
 
@@ -246,12 +203,3 @@ def check_rate(count: int, action: str) -> None:
     if count > limit:
         who = "address" if action == "open" else "phone"
         raise RoomError(f"Too many tries from this {who}: wait a minute ({limit} per {window:.0f} s).")
-
-
-def counts(choices: Sequence[int], n: int) -> tuple[int, ...]:
-    """How many phones chose each of ``n`` choices."""
-    tally = [0] * n
-    for c in choices:
-        if 0 <= c < n:
-            tally[c] += 1
-    return tuple(tally)

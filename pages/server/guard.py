@@ -27,6 +27,7 @@ import streamlit as st
 from streamlit.logger import get_logger
 
 from classic.tables import COORDINATES, MAX_COORDINATE, MAX_POINTS
+from pages.server import streamlit_private
 
 _LOG = get_logger(__name__)
 
@@ -203,59 +204,7 @@ def deployment_problems(options: dict[str, Any] | None = None) -> list[str]:
 def install() -> None:
     """The server's own guards (app.py calls it when the server starts): see the two below; and a
     warning in the server's log for each setting a public deployment must change."""
-    refuse_cache_clear()
-    unreadable_widget_states_are_absent()
+    streamlit_private.refuse_cache_clear()
+    streamlit_private.unreadable_widget_states_are_absent()
     for problem in deployment_problems():
         _LOG.warning("Not safe for a public deployment: %s (see .streamlit/config.toml)", problem)
-
-
-def unreadable_widget_states_are_absent() -> None:
-    """A widget value the widget's own deserializer cannot read counts as no value (the default).
-
-    Streamlit 1.67 deserializes what the browser sent before the script runs (runtime/state/
-    session_state.py, ``WStates.__getitem__``), for the callbacks, without checking it: a data
-    editor's state sent as ``[1, 2, 3]``, or as a ``json_value`` instead of a ``string_value``,
-    raised in Streamlit itself, so no page could catch it. Here it is dropped, with a log line,
-    and the widget shows its default, as if the browser had sent nothing.
-    """
-    from streamlit.runtime.state.session_state import Value, WStates
-
-    read = WStates.__getitem__
-    if getattr(read, "_classic_guard", False):
-        return
-
-    def checked(self: WStates, key: str) -> Any:
-        try:
-            return read(self, key)
-        except KeyError:
-            raise
-        except Exception as error:  # noqa: BLE001 (any deserializer's error: the value is unreadable)
-            if isinstance(self.states.get(key), Value):
-                raise
-            _LOG.warning("Ignored a widget value the browser sent that %s cannot read (%s)", key, error)
-            raise KeyError(key) from None  # (left in place: callers may be iterating over the states)
-
-    checked._classic_guard = True
-    WStates.__getitem__ = checked
-
-
-def refuse_cache_clear() -> None:
-    """Make Streamlit's ``clear_cache`` message clear only the sender's session state.
-
-    Streamlit 1.67 (runtime/app_session.py, ``_handle_clear_cache_request``) honours the message
-    from any connection and empties ``st.cache_data`` and ``st.cache_resource`` for every session
-    (there is no setting for it): one student's console, in a loop, would throw away what every
-    session shares (the warm start) again and again. The caches are bounded and expire by
-    themselves; nobody using this app needs to empty them from a browser.
-    """
-    from streamlit.runtime.app_session import AppSession
-
-    if getattr(AppSession._handle_clear_cache_request, "_classic_guard", False):
-        return
-
-    def own_session_only(self: AppSession) -> None:
-        _LOG.warning("Refused a clear_cache message from session %s: cleared its own state only", self.id)
-        self._session_state.clear()
-
-    own_session_only._classic_guard = True
-    AppSession._handle_clear_cache_request = own_session_only

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import streamlit as st
-from streamlit.runtime.pages_manager import PagesManager
 
-from pages.server import url
+from pages.server import streamlit_private, url
 
 
 def ensure_app_shell() -> None:
@@ -22,11 +21,9 @@ def ensure_app_shell() -> None:
     for ``/decision-tree``): the legacy mode finds pages by file name and answers any other
     URL with a "Page not found" dialog.
 
-    ``PagesManager.uses_pages_directory`` is private Streamlit state: this module is the only
-    place that touches it, requirements.txt pins Streamlit, and tests/pages/test_app_shell.py fails
-    when an upgrade changes what the switch means.
+    The switch is private Streamlit state (``streamlit_private``, with its canary test).
     """
-    if PagesManager.uses_pages_directory:
+    if streamlit_private.in_legacy_pages_mode():
         leave_legacy_mode()
         st.rerun()
     url.start_page()
@@ -39,4 +36,4 @@ def leave_legacy_mode() -> None:
     link runs ``app.py`` at once; ``ensure_app_shell`` still covers a script run without it
     (AppTest resets the mode for every test).
     """
-    PagesManager.uses_pages_directory = False
+    streamlit_private.leave_legacy_pages_mode()

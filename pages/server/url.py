@@ -27,9 +27,9 @@ from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from classic.tables import CONTROL
+from pages.server import streamlit_private
 
 _AT_START = "_url_params_at_start"
 _BEFORE_APP = "_url_params_before_app"
@@ -87,16 +87,16 @@ def _drop_non_finite_numbers() -> None:
     OverflowError (its deserializer calls ``int(float("inf"))``, and ``_seed_widget_from_url``
     catches only ValueError, TypeError and IndexError), so a hostile link would crash the page.
     No widget of this app takes a non-finite number. The seeding values are private state
-    (``QueryParams._initial_query_params``): tests/pages/test_app_shell.py fails if an upgrade
-    changes it, and tells when the bug is fixed so that this can go.
+    (``streamlit_private.link_seeds``); tests/pages/test_app_shell.py tells when the bug is fixed,
+    so that this can go.
     """
-    ctx = get_script_run_ctx()
-    if ctx is None:
-        return
-    with ctx.session_state.query_params() as params:
-        for key, values in list(params._initial_query_params.items()):
+    with streamlit_private.link_seeds() as found:
+        if found is None:
+            return
+        seeds, params = found
+        for key, values in list(seeds.items()):
             if any(_non_finite(value) for value in values):
-                del params._initial_query_params[key]
+                del seeds[key]
                 params.remove_param(key)
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from classic.viz.theme import MUTED
+from pages.server import streamlit_private
 
 KEY = "present"
 # What a teacher may type for "on"; Streamlit's boolean binding reads only true/false.
@@ -110,19 +110,18 @@ def toggle() -> bool:
 def _typed_on_as_true() -> None:
     """``?present=1`` (or yes/on) becomes ``?present=true`` before the toggle is seeded from it.
 
-    Streamlit 1.67 seeds a bound widget from the link's first values
-    (``QueryParams._initial_query_params``, private; tests/pages/test_app_shell.py checks it is
-    there) and drops a value its boolean binding cannot read, so ``1`` would leave the toggle off
+    Streamlit 1.67 seeds a bound widget from the link's first values (private:
+    ``streamlit_private.link_seeds``) and drops a value its boolean binding cannot read, so ``1`` would leave the toggle off
     and the link without ``present``. Rewritten to ``true``, the toggle is on and the address bar
     says ``present=true``: a copied link keeps presentation mode.
     """
-    ctx = get_script_run_ctx()
-    if ctx is None:
-        return
-    with ctx.session_state.query_params() as params:
-        initial = params._initial_query_params.get(KEY)
+    with streamlit_private.link_seeds() as found:
+        if found is None:
+            return
+        seeds, params = found
+        initial = seeds.get(KEY)
         if initial and initial[-1].lower() in TYPED_ON:
-            params._initial_query_params[KEY] = ["true"]
+            seeds[KEY] = ["true"]
             params.set_corrected_value(KEY, True, "bool_value")
 
 

@@ -139,36 +139,6 @@ def test_a_public_deployment_shows_no_traceback_or_server_path():
     assert "redacted" in message and "/srv/app" not in message and "secret" not in message
 
 
-def test_the_private_streamlit_switch_ensure_app_shell_flips_still_means_the_same():
-    """pages/server/shell.py flips ``PagesManager.uses_pages_directory`` (private). If a Streamlit
-    upgrade renames it or changes who reads it, fail here loudly rather than let deep links break
-    silently (requirements.txt pins Streamlit for this reason)."""
-    import inspect
-    import re
-
-    import streamlit
-    from streamlit.commands import navigation
-    from streamlit.runtime import pages_manager
-    from streamlit.runtime.scriptrunner import script_runner
-
-    assert streamlit.__version__.startswith("1.67."), (
-        f"Streamlit {streamlit.__version__}: re-check ensure_app_shell against this version, then "
-        "update this test and the pin in requirements.txt"
-    )
-    assert "uses_pages_directory" in vars(pages_manager.PagesManager)
-    assert "uses_pages_directory: bool | None = None" in inspect.getsource(pages_manager.PagesManager)
-    # st.navigation is what leaves the legacy mode, and the script runner is what honours it.
-    assert "PagesManager.uses_pages_directory = False" in inspect.getsource(navigation.navigation)
-    assert "if PagesManager.uses_pages_directory:" in inspect.getsource(script_runner)
-    # The flip lives in one place only.
-    writers = [
-        path.relative_to(ROOT).as_posix()
-        for path in [ROOT / "app.py", *ROOT.glob("pages/**/*.py")]
-        if re.search(r"uses_pages_directory\s*=", path.read_text())
-    ]
-    assert writers == ["pages/server/shell.py"]
-
-
 def _bound_widgets_app():
     """A page with bound widgets that calls the URL helpers as every page does."""
     import streamlit as st
@@ -252,7 +222,6 @@ def test_the_streamlit_bug_start_page_works_around_is_still_there():
     """An integer number_input bound to ``?seed=inf`` crashes in Streamlit 1.67 (OverflowError);
     pages/server/url.py drops non-finite values before any widget, through private state. When this
     test fails, Streamlit has changed: remove ``_drop_non_finite_numbers`` if the bug is gone."""
-    from streamlit.runtime.state.query_params import QueryParams
     from streamlit.testing.v1 import AppTest
 
     def bare():
@@ -264,7 +233,6 @@ def test_the_streamlit_bug_start_page_works_around_is_still_there():
     at.query_params["seed"] = "inf"
     at.run()
     assert [e.proto.type for e in at.exception] == ["OverflowError"]
-    assert "_initial_query_params" in vars(QueryParams())
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,212 @@
+"""Question kinds: what a phone answers with, one registry entry each.
+
+A question's ``kind`` names its entry in ``KINDS``. An entry holds everything that differs
+between kinds: the check of the question itself, the check of a phone's value (the only place
+it is checked; the store keeps what it returns, as text), what a phone's view keeps of its
+answer and whether it was right, the projector's count of the answers and their reveal, the CSV
+cells, and the phone's input widget. The store, the teacher's panel and /join ask the entry and
+never branch on a kind, so a new kind is one entry here plus its phone widget.
+
+A kind's ``example`` and ``samples`` give the tests a question of the kind and a right and a
+wrong answer to it, so every test that runs over ``KINDS`` covers a new kind without editing.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from pages.classroom import class_view
+from pages.classroom.rooms import CHOOSE, MAX_CHOICES, PhoneView, Question, RoomError, check_question
+
+Send = Callable[[Any], Any]  # the phone's send: the store call, which turns a refusal into a message
+
+
+class Kind:
+    """The base of a kind; a subclass fills in the methods (the defaults suit a graded kind)."""
+
+    name = ""
+    asks = ""  # what a question of this kind asks for, in "This question asks for …"
+    graded = True  # a revealed answer is right or wrong (a drawing is read by a model instead)
+
+    def check_question(self, q: Question) -> None:
+        """Refuse (``RoomError``) a question whose choices or answer do not fit the kind."""
+        raise NotImplementedError
+
+    def check(self, raw: Any, q: Question) -> str:
+        """A phone's value, checked, as the text the store keeps (``RoomError`` if refused)."""
+        raise NotImplementedError
+
+    def mine(self, value: str) -> int:
+        """What the phone's view keeps of its stored answer."""
+        raise NotImplementedError
+
+    def right(self, value: str, q: Question) -> bool | None:
+        """Whether a stored answer is the right one (None where the kind is not graded)."""
+        raise NotImplementedError
+
+    def tally(self, values: Sequence[str], q: Question) -> tuple[int, ...]:
+        """The projector's count of the stored answers (one number per choice, or the total)."""
+        return (len(values),)
+
+    def results(self, title: str, q: Question, tally: Sequence[int], revealed: bool) -> str:
+        """HTML: a round's answers on the projector (the right one marked only once revealed)."""
+        return class_view.count_line(title, sum(tally), sum(tally))
+
+    def answer_text(self, q: Question) -> str:
+        """The right answer as a person reads it (shown at the reveal)."""
+        raise NotImplementedError
+
+    def cells(self, value: str, q: Question, revealed: bool) -> tuple[str, Any]:
+        """The CSV's cells for one answer: the answer as read, and whether it was right (blank
+        before the reveal and for a kind that is not graded)."""
+        right = self.right(value, q) if revealed and self.graded else None
+        return self.shown(value, q), "" if right is None else right
+
+    def shown(self, value: str, q: Question) -> str:
+        """A stored answer as a person reads it."""
+        return value
+
+    def phone(self, view: PhoneView, send: Send) -> None:
+        """The phone's input for an open round of this kind, inside /join's fragment."""
+        raise NotImplementedError
+
+    def example(self) -> Question:
+        """A question of this kind, for tests."""
+        raise NotImplementedError
+
+    def samples(self, q: Question) -> tuple[Any, Any]:
+        """A right and a wrong raw answer to ``q`` as a phone would send them, for tests."""
+        raise NotImplementedError
+
+
+class Choice(Kind):
+    """Pick one of 2–8 choices: a "Try this" step's question."""
+
+    name = CHOOSE
+    asks = "a choice"
+
+    def check_question(self, q):
+        if not 2 <= len(q.choices) <= MAX_CHOICES:
+            raise RoomError(f"A question has 2 to {MAX_CHOICES} choices, got {len(q.choices)}.")
+        if isinstance(q.answer, bool) or not isinstance(q.answer, int) or not 0 <= q.answer < len(q.choices):
+            raise RoomError("A question's right answer is one of its choices.")
+
+    def check(self, raw, q):
+        """A choice index within the question's choices (a bool or a float is not an index)."""
+        n = len(q.choices)
+        if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw < n:
+            raise RoomError(f"Choose one of the {n} answers shown.")
+        return str(raw)
+
+    def mine(self, value):
+        return int(value)
+
+    def right(self, value, q):
+        return int(value) == q.answer
+
+    def tally(self, values, q):
+        tally = [0] * len(q.choices)
+        for value in values:
+            tally[int(value)] += 1
+        return tuple(tally)
+
+    def results(self, title, q, tally, revealed):
+        return class_view.bars(title, q.choices, tally, q.answer if revealed else None)
+
+    def answer_text(self, q):
+        return q.choices[q.answer]
+
+    def shown(self, value, q):
+        return q.choices[int(value)]
+
+    def phone(self, view, send):
+        from pages.classroom import phone_choice
+
+        phone_choice.phone(view, send)
+
+    def example(self):
+        return Question("example.choice", "Which is right?", ("this", "that", "neither"), 1, "Because.")
+
+    def samples(self, q):
+        return q.answer, (q.answer + 1) % len(q.choices)
+
+
+class Drawing(Kind):
+    """Draw a digit on a 16×16 grid ("Everyone draws a 7"): the answer is the digit asked for,
+    and the projector's model reads each drawing (Draw together on /digits)."""
+
+    name = "draw"
+    asks = "a drawing"
+    graded = False
+    SIZE = 16  # Semeion's 16×16 grid of 0/1 cells (classic.digits)
+
+    def check_question(self, q):
+        if q.choices or isinstance(q.answer, bool) or not (isinstance(q.answer, int) and 0 <= q.answer <= 9):
+            raise RoomError("A drawing question has no choices; its answer is the digit to draw (0–9).")
+
+    def check(self, raw, q):
+        """Exactly 16×16 = 256 cells, each 0 (paper) or 1 (ink), flat or as 16 rows."""
+        size, cells = self.SIZE, self.SIZE * self.SIZE
+        if isinstance(raw, (str, bytes)) or not hasattr(raw, "__len__") or len(raw) not in (size, cells):
+            raise RoomError(f"A drawing is a 16×16 grid of {cells} cells.")
+        try:
+            grid = np.array(raw, dtype=float)
+        except (TypeError, ValueError, OverflowError):
+            raise RoomError(f"A drawing is a 16×16 grid of {cells} cells.") from None
+        if grid.shape not in ((cells,), (size, size)):
+            raise RoomError(f"A drawing is a 16×16 grid of {cells} cells, got shape {grid.shape}.")
+        if not np.isin(grid, (0.0, 1.0)).all():
+            raise RoomError("A drawing's cells are 0 (paper) or 1 (ink).")
+        return "".join(str(int(v)) for v in grid.ravel())
+
+    def mine(self, value):
+        return 1
+
+    def right(self, value, q):
+        return None
+
+    def results(self, title, q, tally, revealed):
+        return f"<p>{html.escape(title)}: {sum(tally)} drawings</p>"
+
+    def answer_text(self, q):
+        return f"a {q.answer}"
+
+    def phone(self, view, send):
+        from pages.classroom import class_draw
+
+        class_draw.phone(view, send)
+
+    def example(self):
+        return Question("digits.draw.7", "Everyone draws a 7", (), 7, kind=self.name)
+
+    def samples(self, q):
+        seven = np.zeros((16, 16), dtype=int)
+        seven[1, 2:14] = 1
+        seven[2:15, 12] = 1
+        return seven, np.ones((16, 16), dtype=int)
+
+
+DRAW = Drawing.name
+
+# Every kind a question can be, by name.
+KINDS: dict[str, Kind] = {kind.name: kind for kind in (Choice(), Drawing())}
+
+
+def of(q: Question | PhoneView) -> Kind:
+    """The entry of ``q``'s kind (``RoomError`` for a kind that is not one)."""
+    kind = KINDS.get(q.kind) if isinstance(q.kind, str) else None
+    if kind is None:
+        raise RoomError(f"A question's kind is one of {sorted(KINDS)}, got {q.kind!r}.")
+    return kind
+
+
+def checked(question: Any) -> Question:
+    """A teacher's question, checked before it reaches any phone: its id and texts
+    (``rooms.check_question``), then what its kind asks of its choices and answer."""
+    q = check_question(question)
+    of(q).check_question(q)
+    return q
