@@ -122,7 +122,7 @@ function playerKeys(root, actions) {
   });
 }
 
-// ---- the frame a player rests on, kept in the page's link (pages/_ui/players.frame_player) ----
+// ---- the frame a player rests on, kept in the page's link (pages/widgets/players.frame_player) ----
 // The player reports {at, n} when it comes to rest, never while playing; the page keeps the frame
 // in the link and sends it back as data.start, with data.heard, the last report it heard. A start
 // that changed while heard stayed the same is the page's own move (a Try-this setup, new

@@ -1,8 +1,8 @@
 """The digits' nearest-neighbour search by the metrics other than Euclidean, fast where a user waits.
 
 The /digits Evaluation finds the 50 nearest of 800 to 2400 training digits for 5 × 793 test
-digits. Measuring every pair exactly (``classic.distances``: a difference per pixel) took up to
-4 s of CPU (tests/benchmarks/bench_digits.py); here a faster ranking picks the few to measure:
+digits. Measuring every pair exactly (``classic.distances``: a difference per pixel) is too slow
+for a page (tests/benchmarks/bench_digits.py times it); here a faster ranking picks the few to measure:
 
 - **cosine**: 1 − u·v for rows scaled to unit length;
 - **0/1 pixels** (the digits without blur): the pixels that differ number c = |a| + |b| − 2 a·b,

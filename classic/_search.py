@@ -26,7 +26,7 @@ import numpy as np
 
 from classic.distances import distances, minkowski_p
 
-CACHE_BYTES = 2**22  # one chunk's ranking: 4 MiB measured best here (1 MiB L2 per core, 32 MiB L3)
+CACHE_BYTES = 2**22  # one chunk's ranking: the size that measured best (docs/measurements.md)
 MIN_CHUNK_ROWS = 64  # fewer query rows per chunk re-read the whole training matrix too often
 MAX_CHUNK_BYTES = 2**26  # a chunk's ranking never takes more memory than this
 KEPT_BYTES = 2**22  # work arrays up to this size stay with their thread for its next search
@@ -101,8 +101,7 @@ def chunk_rows(n: int, dims: int, bytes_per_pair: int, n_queries: int) -> int:
 
 class _Scratch(dict):
     """Work arrays reused from batch to batch and, per thread, from search to search (up to
-    ``KEPT_BYTES`` each): fresh memory costs page faults that take longer than the arithmetic
-    (for a tile batch and for Semeion's 2.5 MiB ranking after other code ran)."""
+    ``KEPT_BYTES`` each): fresh memory costs page faults that take longer than the arithmetic."""
 
     def __call__(self, name: str, shape: tuple, dtype: type = np.float64) -> np.ndarray:
         size, array = math.prod(shape), self.get((name, dtype), np.empty(0, dtype))

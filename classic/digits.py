@@ -69,7 +69,7 @@ def ink(rgba: Any) -> np.ndarray | None:
     return 1.0 - image if inverted else image
 
 
-@functools.lru_cache(maxsize=128)  # boxes repeat their sizes (the sheared copies: 6372 sides, 54 sizes)
+@functools.lru_cache(maxsize=128)  # boxes repeat their sizes: the sheared copies use a few dozen
 def _area_weights(n_in: int, n_out: int) -> np.ndarray:
     """Matrix (n_out × n_in): output cell i averages the input pixels it overlaps, by overlap."""
     edges = np.linspace(0.0, n_in, n_out + 1)
@@ -229,7 +229,7 @@ def sheared(grids: Any, shear: float, scale: int = 4) -> np.ndarray:
     another slant would give. Each digit's copy depends on that digit alone.
     """
     images = np.asarray(grids, dtype=np.float64).reshape(-1, SIZE, SIZE)
-    # 64 digits at a time: their enlarged images (2 MB) stay in the cache (all at once: 3× slower)
+    # 64 digits at a time, so that their enlarged images stay in the CPU's cache
     parts = [_sheared_part(images[start : start + 64], shear, scale) for start in range(0, len(images), 64)]
     return np.vstack(parts) if parts else np.zeros((0, SIZE * SIZE), dtype=np.uint8)
 
@@ -404,7 +404,7 @@ class DigitClassifier(Estimator):
 
     def _fit_once(self, X: np.ndarray, y: np.ndarray) -> DigitClassifier:
         """``fit``, with the sheared copies of these digits remembered (the ladder and the page's
-        settings share them: 1.2 s per shear for Semeion's 1593 digits)."""
+        settings share them, and they are slow to make)."""
         self._check_params()
         grids = self._rows(X, smooth=False)
         _, self.classes_, labels = check_labels(y, len(grids), self)
@@ -548,9 +548,9 @@ RUNGS: list[tuple[str, dict[str, Any]]] = [
         {"blur": 1.0, "k": 3, "weights": "distance", "invariance": "tangent", "shear": SHEAR},
     ),
 ]
-# The page starts at the top rung with k = 1: on the post's splits k = 1 and k = 3 tie (97.25% and
-# 97.23%), and a drawn 1 with a flag, whose nearest digit is a 1 but whose next two are often 7s
-# (Semeion's 7s have a bar over a near-vertical stem), is read right more often at k = 1.
+# The page starts at the top rung with k = 1: on the post's splits k = 1 and k = 3 tie, and a
+# drawn 1 with a flag, whose nearest digit is a 1 but whose next two are often 7s (Semeion's 7s
+# have a bar over a near-vertical stem), is read right more often at k = 1.
 DEFAULT = {**RUNGS[-1][1], "k": 1}
 # A rung that gains less than this (a quarter of a point: about two of a split's 793 test digits)
 # adds nothing real on these splits, and the page says so.

@@ -11,8 +11,8 @@ characters) are refused, because they cannot be shown faithfully.
 
 - :func:`parse_csv` → :class:`Table` (column names + a 2-D array of strings, empty cells
   ``"?"``); :meth:`Table.split` picks the label column and checks the class and category
-  counts and the work a tree on it would take (``MAX_COUNT_CELLS``, ``MAX_NUMERIC_CELLS``:
-  measured to keep growing the tree under about a second on a shared 2-core machine).
+  counts and the work a tree on it would take (``MAX_COUNT_CELLS``, ``MAX_NUMERIC_CELLS``: sized
+  so that growing the tree stays under about a second; docs/measurements.md).
 - :func:`parse_points_csv` → ``(X, y)`` for the 2-D lessons (perceptron, k-NN): two numeric
   columns and a label.
 """

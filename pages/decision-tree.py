@@ -23,7 +23,7 @@ protocol = st.cache_data(max_entries=2, show_spinner=False)(tree_sources.posts_p
 representation_sizes = st.cache_data(max_entries=1, show_spinner=False)(tree_sources.representation_sizes)
 
 
-# Bounded: a tree grown on the largest upload keeps about 55 MB of split tables (8 ≈ 0.44 GB).
+# Bounded: a tree grown on the largest upload keeps tens of MB of split tables (docs/measurements.md).
 @st.cache_resource(max_entries=8, ttl=3600, show_spinner="Growing the tree…")
 def grow(
     data: tuple, params: dict, prune: bool, fraction: float, seed: int, base: float, _X, _y, _names

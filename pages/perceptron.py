@@ -22,7 +22,7 @@ ensure_app_shell()
 TABS = ["Every update", "When no line will do", "Does it generalise?", "More points, more mistakes?"]
 
 
-# Bounded: a fit on 1000 noisy points at 200 passes keeps ~100 000 updates (about 4 MB).
+# Bounded: a fit keeps every update, a few MB on the largest data (docs/measurements.md).
 @st.cache_data(max_entries=64, show_spinner="Computing…")
 def compute(what: str, *args, **kwargs):
     """A cached result of ``classic`` (one wrapper, since the page's functions are rebuilt each run)."""

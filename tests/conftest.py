@@ -209,7 +209,7 @@ def start_server(
 ) -> tuple[subprocess.Popen, str]:
     """Start ``streamlit run app.py`` on a free port; return the process and its base URL.
 
-    ``warm``: the server's warm start (pages/widgets/shared.py), as deployed; off by default, since
+    ``warm``: the server's warm start (pages/server/warm.py), as deployed; off by default, since
     every browser test module starts its own server and the warm start costs each one seconds.
     ``env``: environment variables for the server on top of this process's (None: unset).
     A port another process took between the check and the server's bind (test processes

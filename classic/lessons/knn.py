@@ -164,25 +164,10 @@ TIE_NOTE = (
 def ties_possible(
     X: np.ndarray, y: np.ndarray, k: int, weights: str = "uniform", metric: str = "euclidean", p: float = 2
 ) -> bool:
-    """Whether the k-NN vote on these points can tie over part of the map (the page then states
-    the tie rule). ``X`` as the classifier sees it (scaled), ``y`` class indices.
-
-    Uniform weights: the vote is a count, and two classes can share the top count t when some
-    t ≤ k/2 leaves at least two classes with t points or more and the class counts, each capped
-    at t, add up to k or more. With many points per class that is k ≥ 2 and (k even or 3
-    classes or more): two classes at odd k never tie. At k = n every cell holds the whole
-    count, so only equal largest classes tie (50 + 50 do, 34 + 33 + 33 do not).
-
-    Weighted votes (1/d, 1/d², Gaussian) are sums of different real numbers, equal only where
-    distances coincide. A query exactly halfway between neighbours of different classes ties,
-    but such places are lines or points, not areas, and the note is not shown for them (the
-    prediction still says "a tie" if the query sits on one). Areas tie only where the tied
-    classes' neighbours sit at equal distances from every query there: under Hamming, whose
-    distances between continuous points are almost all 1, so the weights are equal and the
-    uniform rule applies; or when points of different classes are at distance 0 from each
-    other (duplicates, or one direction under the cosine metric), and then only at even k if
-    there are two classes (True there: a necessary condition, not a promise).
-    """
+    """Whether the k-NN vote on these points can tie over an area of the map (the page then states
+    the tie rule); ``X`` scaled as the classifier sees it, ``y`` class indices. Uniform votes tie
+    when two classes can share the top count; weighted ones only where distances coincide (under
+    Hamming, or points of different classes at distance 0). Necessary, not sufficient."""
     y = np.asarray(y)
     counts = np.bincount(y)
     counts = counts[counts > 0]
@@ -191,7 +176,8 @@ def ties_possible(
     if weights != "uniform" and metric != "hamming":
         distances = pairwise_distances(X, X, metric, p)
         coincide = np.any((y[:, None] != y[None, :]) & (distances <= 1e-12))
-        return bool(coincide and (len(counts) >= 3 or k % 2 == 0))
+        return bool(coincide and (len(counts) >= 3 or k % 2 == 0))  # two classes tie at even k only
+    # Some top count t ≤ k/2 that two classes reach, with the counts capped at t adding up to k.
     return any(
         np.count_nonzero(counts >= t) >= 2 and np.minimum(counts, t).sum() >= k for t in range(1, k // 2 + 1)
     )

@@ -133,8 +133,7 @@ def dual_caption(n_classes: int) -> str:
 MAX_BEST_LINE_POINTS = 100
 # The pocket scores every point after every update, and slides the line to its best place (a
 # sort): a pass over n noisy points costs about n/2 updates × n points. Its passes are capped at
-# POCKET_WORK / n², so a page answers within about a second (200 passes stay up to 100 points;
-# 2000 uploaded points at 200 passes took 42 s).
+# POCKET_WORK / n², so a page answers within about a second (200 passes stay up to 100 points).
 POCKET_WORK = 2_000_000
 
 

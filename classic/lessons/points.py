@@ -8,9 +8,9 @@ own points (``YOURS``). Adding a data set to every 2-D page is one line here::
 
     "Blobs": PointSet(lambda n, seed, c: datasets.gaussian_clusters(-(-n // 2), ((0, 0), (3, 3)), 1.0, seed)),
 
-Where a page drew a set its own way before there was one registry (the tree's spiral with
-noise 0.1, not 0.15; its menu names ending in "(2-D points)"), the entry says so for that page
-(``On``), so that no page's pictures and numbers changed and every saved link still opens.
+Where a page draws a set its own way (the tree's spiral with noise 0.1, not 0.15; its menu
+names ending in "(2-D points)"), the entry says so for that page (``On``), so that each page
+keeps its pictures and numbers and every saved link opens.
 Pure Python over ``classic.datasets``.
 """
 

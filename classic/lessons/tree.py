@@ -386,7 +386,7 @@ def slow_to_evaluate(X: Any) -> bool:
 
 
 # A larger table is evaluated on a sample of rows with 5 folds and one learning curve (about 20
-# trees, not 70): at the upload limits a tree takes 0.25 s, and the whole evaluation took 27 s.
+# trees, not 70), so that evaluating the largest upload stays a matter of seconds.
 LARGE_EVALUATION_CELLS = 20_000
 
 

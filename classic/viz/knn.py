@@ -32,7 +32,7 @@ from classic.viz.theme import player_theme
 RESOLUTION = 120
 SERVER_RESOLUTION = 60  # the map for a k beyond the player's K, voted on the server
 ASPECT = 0.75  # the map's height over its width, on screen
-# The grid's neighbour table sent to the browser, at most: a larger K costs over 1 s to search at n = 1000.
+# The grid's neighbour table sent to the browser, at most: a larger K is slow to search at n = 1000.
 PAYLOAD_BYTES = 4 * 2**20
 PREVIEW = 64  # neighbours per cell in the table sent first when the full one is large
 K_CURVES = 100  # the accuracy curves run to this k where the points allow
@@ -95,7 +95,7 @@ def table_sizes(n: int, weighted: bool, k: int) -> tuple[int, int]:
     """(K of the table to send now, K of the full table).
 
     A full table of over 2 × ``PREVIEW`` neighbours per cell takes a while to find and to send
-    (at n = 1000, K = 291: 80 ms and 4 MiB), so while k ≤ ``PREVIEW`` a preview of the first
+    (docs/measurements.md), so while k ≤ ``PREVIEW`` a preview of the first
     ``PREVIEW`` neighbours goes first: the map for this k at once, the full table (scrubbing up
     to K) when the player asks for it after painting.
     """
@@ -110,7 +110,7 @@ def table_id(X, y, scale, offset, metric: str, p: float, weighted: bool, box, K:
     for part in (X, scale, offset, box):
         digest.update(np.ascontiguousarray(part, dtype=np.float64).tobytes())
     digest.update(np.ascontiguousarray(y, dtype=np.int64).tobytes())
-    return digest.hexdigest()[:24]  # SHA-256 has CPU instructions: 2× blake2b
+    return digest.hexdigest()[:24]  # SHA-256 has CPU instructions: faster than blake2b here
 
 
 def neighbour_table(
@@ -132,7 +132,7 @@ def neighbour_table(
     """
     _, _, grid = view_grid(box)
     found = knn.neighbour_table((grid - offset) / scale, (X - offset) / scale, K, metric, p)
-    table = np.take(np.asarray(y).astype(np.uint8), found.indices).tobytes()  # 2× faster than y[...]
+    table = np.take(np.asarray(y).astype(np.uint8), found.indices).tobytes()  # faster than y[...]
     if weighted:
         table += b"\0" * (-len(table) % 4) + found.distances.tobytes()
     return table
@@ -255,7 +255,7 @@ def accuracy_chart(ks: np.ndarray, curves: dict[str, np.ndarray], best_k: int) -
     says where it starts when that is not 0): a Vega-Lite spec.
 
     Written out as altair writes it (but for the data sets' names), without its schema
-    validation, which took 35 ms of every new data set's rerun (measured).
+    validation, which slowed every new data set's rerun.
     """
     from classic.viz.theme import PALETTE, TEXT
 

@@ -1,4 +1,4 @@
-"""Draw together (issue 25, /digits): the teacher asks "Everyone draws a 7", every phone draws.
+"""Draw together (/digits): the teacher asks "Everyone draws a 7", every phone draws.
 
 Two sides, one round of the class store (``room_store``) whose question is a drawing
 (``kinds.DRAW``, its answer the digit asked for):

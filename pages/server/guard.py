@@ -1,4 +1,4 @@
-"""Values from a browser, checked on the server: one place per kind of input (issue 22).
+"""Values from a browser, checked on the server: one place per kind of input.
 
 A student with the browser's console can send any value for any widget or component, whatever
 the browser-side checks (a slider's range, a table's column limits, a canvas's size). Every
@@ -33,9 +33,11 @@ _LOG = get_logger(__name__)
 
 # The digits canvas sends a PNG of exactly its own size (streamlit-drawable-canvas 0.13:
 # ``toDataURL({multiplier: 1})``, no retina scaling), 240 or 280 px; a fixed bound leaves room
-# for a larger presentation canvas. Decoded, 1024² RGBA is 4 MB; the audit's 13000² took 4.6 GB.
+# for a larger presentation canvas; a declared size is refused before decoding (docs/measurements.md).
 MAX_CANVAS_PX = 1024
-MAX_DRAWING_CHARS = 900_000  # the data URL (base64), under the 1 MB a message; an honest drawing: ~10–40 KB
+MAX_DRAWING_CHARS = (
+    900_000  # the data URL (base64), under the 1 MB a message; an honest drawing is far smaller
+)
 _PNG = b"\x89PNG\r\n\x1a\n"
 
 
@@ -98,8 +100,7 @@ def shown(value: Any, limit: int = 40) -> str:
 def table_edits(edits: Any, rows: int, what: str = "table") -> str | None:
     """Why a data editor's edits (its state: ``edited_rows``, ``added_rows``, ``deleted_rows``) on a
     table of ``rows`` rows must be refused before Streamlit applies them, or None: they are not
-    that shape, or they would leave more than MAX_POINTS rows (applying 100,000 pasted rows took
-    seconds a rerun)."""
+    that shape, or they would leave more than MAX_POINTS rows (a huge paste costs seconds a rerun)."""
     if edits is None:
         return None
     if not isinstance(edits, dict):
@@ -176,7 +177,7 @@ def drawing(result: Any, canvas_px: int = MAX_CANVAS_PX) -> tuple[np.ndarray | N
     return np.asarray(image), json, ""
 
 
-# The settings a public deployment needs (.streamlit/config.toml has them; README, "Run it").
+# The settings a public deployment needs (.streamlit/config.toml has them; docs/deployment.md says why).
 SAFE_SETTINGS = {
     "server.maxUploadSize": (lambda v: v <= 1, "at most 1 (MB): uploads are CSV files of 1 MB at most"),
     "server.maxWidgetStateSize": (lambda v: v <= 1, "at most 1 (MB) a message from a browser"),

@@ -1,10 +1,9 @@
-"""The server gives back the memory a busy lesson used (issue 22: a room of students, some hostile).
+"""The server gives back the memory a busy lesson used (a room of students, some hostile).
 
 Streamlit runs each session's script on a thread of its own; glibc's malloc gives threads up to
 eight heaps a core and keeps what they free for their next use, and the app turns off
-Streamlit's full garbage collection after every run (``runner.postScriptGC = false``: 90 ms a
-rerun), so the cycles a closed session leaves wait for Python's collector's rare full pass. On
-the hostile load run (tests/load/run_hostile.py) the server stayed 250–350 MB above its warm
+Streamlit's full garbage collection after every run (``runner.postScriptGC = false``), so the cycles a closed session leaves wait for Python's collector's rare full pass. On
+the hostile load run (tests/load/run_hostile.py) the server stayed hundreds of MB above its warm
 level with every session closed and its caches back to their size. Two changes bring it back:
 
 - ``few_arenas``: at most two heaps for all threads (glibc's ``M_ARENA_MAX``, the same as
@@ -12,9 +11,7 @@ level with every session closed and its caches back to their size. Two changes b
 - ``housekeeping``: every 30 s a full collection, then ``malloc_trim`` returns the free pages of
   every heap to the system.
 
-Measured (60 s of 25 ordinary and 5 hostile sessions, 45 s after they closed, load ~25 from
-other work on the machine): warm 287 → 543 MB without either; 437 MB with two heaps; 380 MB
-(warm 304) with both. Linux with glibc only; elsewhere both do nothing.
+The figures: docs/measurements.md. Linux with glibc only; elsewhere both do nothing.
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ def ensure_app_shell() -> None:
 def leave_legacy_mode() -> None:
     """What Streamlit's first ``st.navigation`` call does: the server leaves its legacy mode.
 
-    The server's lifespan (pages/widgets/shared.py) calls this before the first connection, so a deep
+    The server's lifespan (pages/server/warm.py) calls this before the first connection, so a deep
     link runs ``app.py`` at once; ``ensure_app_shell`` still covers a script run without it
     (AppTest resets the mode for every test).
     """

@@ -1,8 +1,7 @@
 """The k player's neighbour tables: which one the browser gets on this run, if any.
 
-A table is sent once per browser tab (the player keeps the last four by id). At n = 1000 the
-full table (K = 291 neighbours for each of 120² cells) takes 80 ms to find and 4 MiB to send,
-so new data first get a preview of 64 neighbours a cell, enough for the map at the current k;
+A table is sent once per browser tab (the player keeps the last four by id). A full table is
+slow to find and to send at n = 1000 (docs/measurements.md), so new data first get a preview of 64 neighbours a cell, enough for the map at the current k;
 the player asks for the full table (its ``need`` trigger) once it has painted and the page's
 run is over (it watches the run's state Streamlit marks on the app's root element; without
 that mark it asks at once, which restarts the run: slower, never wrong).

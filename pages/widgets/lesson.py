@@ -67,7 +67,7 @@ def how_it_works(
 ) -> None:
     """The "How it works" expander: the explanation, the formulae, and the code that ran.
 
-    Drawn only while open (a rerun when it opens): the code and the formulae load 1.8 MB of the
+    Drawn only while open (a rerun when it opens): the code and the formulae load megabytes of the
     browser's syntax highlighting and KaTeX, which a page's first render need not wait for.
     """
     with st.expander("How it works", expanded=expanded, key="how_it_works", on_change="rerun") as box:
@@ -105,7 +105,7 @@ def try_this(page: str, steps: Sequence[Step], expanded: bool = False) -> None:
 
     "Set up this view" also moves the step to the top of the page, above the figure it changed
     (``step_slot``), and scrolls there; "Next step" sets up the following one. The steps are
-    drawn only while open (a rerun when it opens): closed, its six dozen elements are neither
+    drawn only while open (a rerun when it opens): closed, its dozens of elements are neither
     sent nor re-rendered on every rerun. The answers chosen are kept while it is closed.
     """
     answers = st.session_state.setdefault(f"{page}_try_answers", {})

@@ -57,7 +57,7 @@ def compare_neighbours(X: np.ndarray, y: np.ndarray, seed: int):
 KS = range(1, 51)  # the digits post's plot runs to k = 50
 
 
-# 5 × 793 test digits × 50 neighbours: 3.2 MB a search; the weights only re-vote (0.1 s).
+# One search per blur, metric and invariance (a few MB each); changing the weights only re-votes.
 @st.cache_data(max_entries=8, show_spinner="Finding the 50 nearest of 5 × 793 test digits…")
 def digits_neighbours(_X, _y, search):
     """The post's protocol's neighbour search for one blur, metric and invariance (the data: Semeion)."""
