@@ -177,6 +177,47 @@ def open_page(name: str, timeout: float = 60, params: dict | None = None, try_th
     return at
 
 
+def page_text(at) -> str:
+    """Every text an AppTest page shows, one string a line: its elements' texts, the labels and
+    options of its widgets, and the texts inside its charts' specs and its players' data (JSON
+    inside a field is read as JSON), so a test can look for what a student would read anywhere on
+    the page, figures included."""
+    import json
+
+    from google.protobuf.json_format import MessageToDict
+
+    found: list[str] = []
+
+    def strings(value) -> None:
+        if isinstance(value, dict):
+            for item in value.values():
+                strings(item)
+        elif isinstance(value, list):
+            for item in value:
+                strings(item)
+        elif isinstance(value, str):
+            text = value.strip()
+            if len(text) > 2000 and ("function" in text or "<style" in text):
+                return  # a player's or a component's own code, not what it shows
+            if text[:1] in "[{":
+                try:
+                    strings(json.loads(text))
+                    return
+                except ValueError:
+                    pass
+            found.append(value)
+
+    def walk(node) -> None:
+        proto = getattr(node, "proto", None)
+        if proto is not None and not hasattr(node, "children"):
+            strings(MessageToDict(proto))
+        for child in getattr(node, "children", {}).values():
+            walk(child)
+
+    walk(at._tree)
+    return "\n".join(found)
+
+
 def assert_no_exception(at) -> None:
     """Fail with the exception texts if the app raised anything."""
     messages = [e.message for e in at.exception]

@@ -25,6 +25,11 @@ class Step:
     ``setup`` maps the page's widget keys (its link's parameters) to the values that make the
     view (applied by a button, and written as a link a teacher can share); ``answer`` is one of
     ``options`` and, like ``why``, is computed from the library, never typed.
+
+    An honest question never shows its answer before the reveal: ``hides`` names the parts of
+    the page that would give it away (the page asks ``lesson.hidden(page, part)`` before drawing
+    each), and ``tells`` lists texts that give it away, which the page must not show while the
+    step is asked and shows once it is revealed (the tests read the page for them).
     """
 
     title: str
@@ -33,6 +38,8 @@ class Step:
     options: Sequence[str]
     answer: str
     why: str
+    hides: tuple[str, ...] = ()
+    tells: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -317,6 +317,17 @@ def _chain(rounds: Sequence[Round], qid: str) -> list[Round]:
     return chain[::-1]
 
 
+def step_revealed(page: str, i: int) -> bool | None:
+    """Whether the class's last round of step ``i`` is revealed (a class that has ended counts as
+    revealed); None if the step is not the question this session's class was asked last."""
+    teacher = _held()
+    room = None if teacher is None else attempt(teacher.store.room, teacher.code)
+    if room is None:
+        return None
+    chain = _chain(attempt(teacher.store.rounds, teacher.code) or [], f"{page}.{i}")
+    return None if not chain else chain[-1].revealed or room.ended
+
+
 def step_round(page: str, i: int) -> bool:
     """The class's rounds of step ``i`` if it is the question asked now (or last, in a class that
     has ended: its answers stay on the screen, without the buttons); False if it is not."""
@@ -386,3 +397,6 @@ class LessonHook(lesson.ClassHook):
 
     def ask_button(self, page, i, step, before=None, where=""):
         ask_button(page, i, step, before, where)
+
+    def revealed(self, page: str, i: int) -> bool | None:
+        return step_revealed(page, i)

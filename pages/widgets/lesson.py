@@ -37,6 +37,10 @@ class ClassHook:
     ) -> None:
         """An "Ask the class" button for step ``i`` (``before`` sets up its view first)."""
 
+    def revealed(self, page: str, i: int) -> bool | None:
+        """Whether the class's round of step ``i`` is revealed (None: not asked of the class)."""
+        return None
+
 
 _hook = ClassHook()
 
@@ -100,6 +104,32 @@ def step_slot() -> None:
     _slot.box = st.container(key="try_slot")
 
 
+def hidden(page: str, part: str) -> bool:
+    """Whether ``part`` of ``page`` would give away the answer of the step asked now, which is
+    not yet revealed: the page then leaves it out (and says so with ``withheld``).
+
+    A step is asked from "Set up this view" (or "Ask the class") until it is closed; it is
+    revealed once the student chose an answer, or, asked of a class, once the teacher revealed it.
+    """
+    i = st.session_state.get(_asked(page))
+    if not isinstance(i, int) or part not in st.session_state.get(_hiding(page), ()):
+        return False
+    return not revealed(page, i)
+
+
+def revealed(page: str, i: int) -> bool:
+    """Whether step ``i``'s answer has been revealed on this page."""
+    of_class = _hook.revealed(page, i)
+    if of_class is not None:
+        return of_class
+    return st.session_state.get(f"{page}_try_answers", {}).get(f"{page}_try_{i}") is not None
+
+
+def withheld(where: Any = st, what: str = "This") -> None:
+    """The note a page shows where it leaves out a part that would give the answer away."""
+    where.caption(f":material/visibility_off: {what} is hidden until the answer is revealed.")
+
+
 def try_this(page: str, steps: Sequence[Step], expanded: bool = False) -> None:
     """The "Try this" sequence: each step sets up a view, asks, and reveals after a choice.
 
@@ -109,9 +139,14 @@ def try_this(page: str, steps: Sequence[Step], expanded: bool = False) -> None:
     sent nor re-rendered on every rerun. The answers chosen are kept while it is closed.
     """
     answers = st.session_state.setdefault(f"{page}_try_answers", {})
+    st.session_state[f"{page}_try_steps"] = tuple(steps)  # what this page asks (tests read it)
     asked_of_class = _hook.asked_step(page)  # a step asked from the teacher's other device
     if asked_of_class is not None and 1 <= asked_of_class <= len(steps):
         st.session_state[_asked(page)] = asked_of_class
+        if st.session_state.get(_hiding(page)) != steps[asked_of_class - 1].hides:
+            # This run drew the page before it knew: again, with the step's parts hidden.
+            st.session_state[_hiding(page)] = steps[asked_of_class - 1].hides
+            st.rerun()
     asked = st.session_state.get(_asked(page))
     asked = asked if isinstance(asked, int) and 1 <= asked <= len(steps) else None
     if asked is not None:
@@ -132,11 +167,11 @@ def try_this(page: str, steps: Sequence[Step], expanded: bool = False) -> None:
                     "Set up this view",
                     key=f"{page}_try_{i}_setup",
                     on_click=_apply,
-                    args=(page, i, step.setup),
+                    args=(page, i, step),
                     icon=":material/tune:",
                 )
                 # With a class open: the same, and the step's question sent to the phones.
-                _hook.ask_button(page, i, step, before=partial(_apply, page, i, step.setup))
+                _hook.ask_button(page, i, step, before=partial(_apply, page, i, step))
                 st.markdown(f"[Link to this view]({step_link(page, step.setup)})", width="content")
             if i == asked:
                 st.caption(":material/arrow_upward: Asked at the top of the page, above its figure.")
@@ -198,6 +233,10 @@ def _asked(page: str) -> str:
     return f"{page}_try_asked"
 
 
+def _hiding(page: str) -> str:
+    return f"{page}_try_hiding"
+
+
 def _ask(page: str, i: int, step: Step, answers: dict, horizontal: bool = False) -> None:
     """Step ``i``'s question, and its answer once one is chosen."""
     key, options = f"{page}_try_{i}", list(step.options)
@@ -226,7 +265,7 @@ def _ask_at_the_top(page: str, steps: Sequence[Step], i: int, answers: dict) -> 
                     "Next step",
                     key=f"{page}_try_next",
                     on_click=_apply,
-                    args=(page, i + 1, steps[i].setup),
+                    args=(page, i + 1, steps[i]),
                     icon=":material/skip_next:",
                 )
             st.button(
@@ -244,10 +283,12 @@ def _ask_at_the_top(page: str, steps: Sequence[Step], i: int, answers: dict) -> 
         st.sidebar.html(script, unsafe_allow_javascript=True)
 
 
-def _apply(page: str, i: int, setup: dict[str, Any]) -> None:
-    """Set up step ``i``'s view, ask it at the top of the page and scroll there."""
-    st.session_state.update(setup)
+def _apply(page: str, i: int, step: Step) -> None:
+    """Set up step ``i``'s view, ask it at the top of the page (its answer hidden until it is
+    revealed) and scroll there."""
+    st.session_state.update(step.setup)
     st.session_state[_asked(page)] = i
+    st.session_state[_hiding(page)] = tuple(step.hides)
     presses = st.session_state[_SCROLL + "_presses"] = st.session_state.get(_SCROLL + "_presses", 0) + 1
     st.session_state[_SCROLL] = presses
 

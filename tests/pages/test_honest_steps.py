@@ -1,0 +1,35 @@
+"""The rule of an honest question, in AppTest: a "Try this" step, once set up, shows none of the
+texts that give its answer away (its ``tells``) until the answer is revealed, and shows them all
+after. Every step of every lesson in the registry; what lives in the browser (the players' own
+texts) is read there too (tests/browser/test_honest_browser.py)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import assert_no_exception, open_page, page_text
+
+from classic.lessons import LESSONS
+
+MOST_STEPS = 8
+CASES = [(lesson.url_path, i) for lesson in LESSONS for i in range(1, MOST_STEPS + 1)]
+
+
+@pytest.mark.parametrize("page, i", CASES, ids=[f"{p}-{i}" for p, i in CASES])
+def test_a_step_set_up_hides_what_gives_its_answer_away_until_it_is_revealed(page, i):
+    at = open_page(page)
+    steps = at.session_state[f"{page}_try_steps"]
+    assert len(steps) <= MOST_STEPS
+    if i > len(steps):
+        pytest.skip(f"{page} has {len(steps)} steps")
+    step = steps[i - 1]
+    assert step.tells, f"{page} step {i} declares no texts that give its answer away"
+    at.button(key=f"{page}_try_{i}_setup").click().run()
+    assert_no_exception(at)
+    asked = page_text(at)
+    shown = [token for token in step.tells if token in asked]
+    assert shown == [], f"{page} step {i} shows its answer before the reveal: {shown}"
+    at.radio(key=f"{page}_try_{i}").set_value(step.answer).run()
+    assert_no_exception(at)
+    revealed = page_text(at)
+    missing = [token for token in step.tells if token not in revealed]
+    assert missing == [], f"{page} step {i} does not show after the reveal: {missing}"
