@@ -69,13 +69,27 @@ def _valid(code: str) -> bool:
     return True
 
 
+def _keep_the_room() -> None:
+    """A phone in a class that types something that is not a room code (a nickname in the wrong
+    field) stays in its class: the field goes back to the room's code, with a note."""
+    joined = st.session_state.get("join_room")
+    if joined and not _valid(st.session_state.get("room") or ""):
+        st.session_state["room"] = joined
+        st.session_state[_ERROR] = (
+            f"That is not a room code, so you are still in room {joined}. "
+            "A nickname goes in the Nickname field."
+        )
+
+
 st.title("Join the class")
 live = st.container()  # the room, filled below once the code is read
 linked = st.query_params.get("room", "")
 # The code is the link's `room` parameter (as every widget here is bound to the URL): the
 # projector's link fills it in, and a code typed here goes into the address.
 with st.expander("Room code and nickname", expanded=not _valid(linked)):
-    typed = st.text_input("Room code (on the projector)", key="room", bind="query-params")
+    typed = st.text_input(
+        "Room code (on the projector)", key="room", bind="query-params", on_change=_keep_the_room
+    )
     st.button("Join", type="primary", width="stretch")
     name = st.text_input(
         "Nickname (optional, at most 20 characters)",
@@ -112,6 +126,8 @@ def follow(code: str) -> None:
         st.error(note or "This class cannot be found.", icon=":material/error:")
         return
     st.caption(f"Room {code}")
+    if note and view.status in ("ended", "waiting"):
+        st.warning(note, icon=":material/warning:")
     if view.status == "ended":
         st.info("This class has ended: thank you for taking part.", icon=":material/check_circle:")
         return

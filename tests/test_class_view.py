@@ -77,3 +77,31 @@ def test_ask_again_chains_the_rounds_of_one_question_up_to_the_current_one():
     rounds = [Round(1, a, 1, 0.0), Round(2, b, 1, 1.0), Round(3, a, 2, 2.0), Round(4, a, 3, 3.0)]
     assert [r.number for r in class_panel._chain(rounds, "knn.1")] == [3, 4]
     assert class_panel._chain(rounds, "knn.2") == []
+
+
+@pytest.mark.parametrize(
+    "counts",
+    [
+        (5, 2, 1),
+        (1, 1, 1),
+        (2, 2, 2, 1),
+        (1,) * 7,
+        (0, 3),
+        (7, 0, 0, 0),
+        (333, 333, 334),
+        (1, 2, 3, 4, 5, 6, 7, 8),
+    ],
+)
+def test_the_shares_shown_add_up_to_100_and_each_is_within_a_point_of_its_exact_share(counts):
+    shown = class_view.shares(counts)
+    assert sum(shown) == 100
+    total = sum(counts)
+    assert all(abs(share - 100 * count / total) < 1 for share, count in zip(shown, counts, strict=True))
+    html = class_view.bars("Vote 1", [str(i) for i in range(len(counts))], counts, right=None)
+    assert sum(int(p) for p in re.findall(r"\((\d+)%\)", html)) == 100
+
+
+def test_five_two_one_of_eight_reads_63_25_12():
+    """5/2/1 of 8 is 62.5/25/12.5: rounded alone, 62 + 25 + 12 = 99."""
+    assert class_view.shares((5, 2, 1)) == [63, 25, 12]
+    assert class_view.shares((0, 0)) == [0, 0]

@@ -49,3 +49,16 @@ def test_the_teacher_key_is_kept_as_a_digest_and_compared_whole():
     assert rooms.key_matches(key, digest)
     for wrong in (key[:-1], key + "x", "", None, 5, "x" * 10_000):
         assert not rooms.key_matches(wrong, digest)
+
+
+def test_a_phone_id_is_written_to_the_csv_exactly_as_the_phone_has_it():
+    """No id starts with a character a spreadsheet reads as a formula, so the CSV keeps it as is."""
+    from pages.widgets.downloads import table_csv
+
+    ids = [rooms.new_phone_id() for _ in range(3000)]
+    assert all(rooms.check_phone(phone) == phone and phone[0].isalnum() for phone in ids)
+    csv = table_csv({"phone": ids}).decode().splitlines()[1:]
+    assert csv == ids
+    for formula in ("-abcdefgh", "_abcdefgh"):
+        with pytest.raises(RoomError, match="reload"):
+            rooms.check_phone(formula)

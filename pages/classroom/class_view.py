@@ -87,9 +87,18 @@ def count_line(title: str, answered: int, joined: int) -> str:
     )
 
 
-def share(count: int, total: int) -> float:
-    """A choice's share of the answers, in percent (0 with no answers)."""
-    return 100.0 * count / total if total else 0.0
+def shares(counts: Sequence[int]) -> list[int]:
+    """Each count's share of the total in whole percent, adding up to exactly 100 (0 each with no
+    answers): the floors, then the points left over to the largest remainders (ties to the first)."""
+    total = sum(counts)
+    if not total:
+        return [0] * len(counts)
+    exact = [100 * count / total for count in counts]
+    whole = [int(share) for share in exact]
+    by_remainder = sorted(range(len(counts)), key=lambda i: (whole[i] - exact[i], i))
+    for i in by_remainder[: 100 - sum(whole)]:
+        whole[i] += 1
+    return whole
 
 
 def bars(title: str, choices: Sequence[str], counts: Sequence[int], right: int | None) -> str:
@@ -98,12 +107,11 @@ def bars(title: str, choices: Sequence[str], counts: Sequence[int], right: int |
     total = sum(counts)
     good_back, good_text = VERDICT["good"]
     rows = []
-    for i, (choice, count) in enumerate(zip(choices, counts, strict=True)):
+    for i, (choice, count, pct) in enumerate(zip(choices, counts, shares(counts), strict=True)):
         is_right = i == right
         colour = good_text if is_right else FOCUS
         mark = "✓ " if is_right else ""
         back = good_back if is_right else "transparent"
-        pct = share(count, total)
         # One row a choice: its text, its bar, its count and share.
         rows.append(
             f'<div class="class-bar" data-choice="{i}" style="display: grid; grid-template-columns: '
@@ -111,9 +119,9 @@ def bars(title: str, choices: Sequence[str], counts: Sequence[int], right: int |
             f'padding: 0.15rem 0.3rem; margin: 0.2rem 0">'
             f'<div style="font-size: 1rem; color: {TEXT}; overflow-wrap: anywhere">{mark}{html.escape(choice)}</div>'
             f'<div style="background: {PAPER}; border: 1px solid {BORDER}; height: 1.2rem">'
-            f'<div style="width: {pct:.1f}%; background: {colour}; height: 100%"></div></div>'
+            f'<div style="width: {pct}%; background: {colour}; height: 100%"></div></div>'
             f'<div data-testid="class-bar-count" style="font-size: 1rem; text-align: right; color: {TEXT}">'
-            f"{count} ({pct:.0f}%)</div></div>"
+            f"{count} ({pct}%)</div></div>"
         )
     head = f'<div style="font-size: 1.1rem; font-weight: 700; color: {TEXT}">{html.escape(title)} · {total} answers</div>'
     return f'<div class="class-round" data-testid="class-round">{head}{"".join(rows)}</div>'

@@ -36,7 +36,9 @@ CHOOSE = "choose"  # a question's default kind (every kind: pages/classroom/kind
 # network address for opening a class (a script opening rooms in a loop fills no store).
 RATE_LIMITS = {"join": (10, 60.0), "answer": (60, 60.0), "open": (10, 60.0)}
 
-_PHONE_ID = re.compile(r"[A-Za-z0-9_-]{8,40}")
+# A phone id starts with a letter or a digit: a spreadsheet reads a cell starting with - as a
+# formula, and the CSV would have to change the id to keep it text.
+_PHONE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{7,39}")
 _QUESTION_ID = re.compile(r"[A-Za-z0-9_.:/-]{1,80}")
 # Unicode categories removed from a nickname: controls, format characters (which include the
 # bidi overrides and zero-width joiners), separators other than the space, private use, unassigned.
@@ -133,7 +135,7 @@ def new_key() -> str:
 
 def new_phone_id() -> str:
     """A random id for one phone's session: the only identity a class keeps (no names)."""
-    return secrets.token_urlsafe(12)
+    return secrets.choice(ALPHABET) + secrets.token_urlsafe(12)
 
 
 def key_digest(key: str) -> str:

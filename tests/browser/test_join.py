@@ -171,3 +171,21 @@ def test_a_phone_on_a_redis_backed_server_answers_a_question_asked_elsewhere(pho
         finally:
             teacher.close()
             stop_server(process)
+
+
+def test_a_nickname_typed_in_the_room_code_field_keeps_the_phone_in_its_class(phone, phone_server, store):
+    code, key = store.open_room()
+    phone.goto(f"{phone_server}/join?room={code}")
+    phone.get_by_text("Waiting for the teacher").wait_for()
+    if phone.locator('[data-testid="stExpanderDetails"][inert]').count():
+        phone.get_by_text("Room code and nickname").tap()
+    field = phone.get_by_label("Room code (on the projector)")
+    field.fill("Ada")
+    field.press("Enter")
+    phone.get_by_text(f"you are still in room {code}").wait_for(timeout=30_000)
+    wait_for_app(phone)
+    assert field.input_value() == code
+    assert phone.get_by_text("Waiting for the teacher").count() == 1
+    assert phone.get_by_text("could not be used").count() == 0
+    assert store.joined(code) == 1
+    assert_no_exception_box(phone)
