@@ -33,6 +33,13 @@ if __name__ == "__main__":  # Streamlit runs this file as the script of every pa
         *(st.Page(ls.file, title=ls.title, icon=ls.icon, url_path=ls.url_path) for ls in LESSONS),
         # A student's phone opens it from the projector's class code; not in the menu.
         st.Page("pages/join.py", title="Join a class", url_path=class_view.PHONE_PAGE, visibility="hidden"),
+        # The teacher's own device reviews the class's drawings there, away from the projector.
+        st.Page(
+            "pages/review.py",
+            title="Review the drawings",
+            url_path=class_view.REVIEW_PAGE,
+            visibility="hidden",
+        ),
     ]
 
     page = st.navigation(PAGES)
@@ -42,7 +49,8 @@ if __name__ == "__main__":  # Streamlit runs this file as the script of every pa
     teaching = page.url_path != class_view.PHONE_PAGE  # a teacher's controls, never on the phones' page
     if teaching:
         class_panel.take_link()
-        class_panel.card(page.url_path)
+        if page.url_path != class_view.REVIEW_PAGE:  # the teacher's own device: no join card
+            class_panel.card(page.url_path)
     lesson.step_slot()  # the top of the page, for the "Try this" step just set up
 
     def below_the_page() -> None:

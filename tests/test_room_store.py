@@ -345,6 +345,62 @@ def test_rooms_expire_and_are_removed(store, clock):
     assert store.room(young) is not None and store.is_teacher(young, young_key)
 
 
+def test_the_teacher_marks_drawings_hidden_approved_or_taught_and_a_hidden_one_is_never_taught(make_store):
+    store = make_store()
+    code, key = store.open_room()
+    for i in (1, 2, 3):
+        store.join(code, phone(i))
+    store.ask(code, key, DRAW7)
+    seven, other = np.zeros((16, 16), dtype=int), np.ones((16, 16), dtype=int)
+    seven[1, 2:14] = seven[2:15, 12] = 1
+    for i, grid in ((1, seven), (2, seven), (3, other)):
+        store.answer(code, phone(i), grid, DRAW)
+    assert store.marks(code, 1) == {} and not store.holding(code) and store.taught(code) == []
+    store.hold(code, key, True)
+    assert store.holding(code)
+    assert store.mark(code, key, 1, [phone(1), phone(2)], "approved") == 2
+    assert store.mark(code, key, 1, phone(3), "hidden") == 1
+    # Teaching skips the hidden drawing; hiding a taught one takes its teaching back.
+    assert store.mark(code, key, 1, [phone(1), phone(2), phone(3)], "taught") == 2
+    assert store.taught(code) == [(1, phone(1)), (1, phone(2))]
+    store.mark(code, key, 1, phone(2), "hidden")
+    assert store.taught(code) == [(1, phone(1))]
+    assert store.marks(code, 1)[phone(2)] == {"approved", "hidden"}
+    store.mark(code, key, 1, phone(2), "hidden", on=False)
+    assert "hidden" not in store.marks(code, 1)[phone(2)] and store.taught(code) == [(1, phone(1))]
+    # They live with the class: another server (or a reload) sees them.
+    again = make_store()
+    assert again.taught(code) == [(1, phone(1))] and again.holding(code)
+    assert again.marks(code, 1)[phone(3)] == {"hidden"}
+    # Only the teacher, only a mark, only a round that exists, only phones that answered.
+    with pytest.raises(RoomError, match="Only the teacher"):
+        store.mark(code, "wrong-key", 1, phone(1), "hidden")
+    for bad in ("shown", None, ["hidden"], "taught; DROP TABLE marks"):
+        with pytest.raises(RoomError, match="A mark is one of"):
+            store.mark(code, key, 1, phone(1), bad)
+    for bad_round in (0, 2, "1", True, None):
+        with pytest.raises(RoomError, match="no such round"):
+            store.mark(code, key, bad_round, phone(1), "hidden")
+    with pytest.raises(RoomError, match="reload"):
+        store.mark(code, key, 1, ["not a phone id"], "hidden")
+    assert store.mark(code, key, 1, phone(4), "hidden") == 0  # no answer to hide
+    with pytest.raises(RoomError, match="At most"):
+        store.mark(code, key, 1, [phone(1)] * (rooms.MAX_MARKED + 1), "hidden")
+
+
+def test_a_room_s_marks_and_notes_go_with_it(make_store, clock):
+    store = make_store()
+    code, key = store.open_room()
+    store.join(code, phone(1))
+    store.ask(code, key, DRAW7)
+    store.answer(code, phone(1), np.ones((16, 16), dtype=int), DRAW)
+    store.mark(code, key, 1, phone(1), "taught")
+    store.hold(code, key, True)
+    clock.advance(13 * 3600)
+    assert store.purge_expired() == 1
+    assert store._marks(code, 1) == {} and store._note(code, "hold") is None
+
+
 def test_redis_keys_carry_the_room_s_ttl(store):
     if not isinstance(store, room_store.RedisStore):
         pytest.skip("Redis only: SQLite rooms are removed by purge_expired")

@@ -39,6 +39,7 @@ _HIDDEN = "_class_card_hidden"
 _NOTE = "_class_note"
 _SEEN = "_class_round_seen"  # the class's round the page last showed (code, number)
 _CARD_SEEN = "_class_round_seen_by_card"
+_FOLDED_AT = "_class_card_folded_at"  # the round the join card last folded itself for
 SIDE_BY_SIDE = 3  # at most this many rounds of one question on the projector at once
 _UNREACHABLE = "The class cannot be reached right now: try again in a moment."
 
@@ -234,6 +235,8 @@ def _open_controls(teacher: Teacher, page_path: str) -> None:
             'while you teach: to share a view, use a step\'s "Link to this view", not the address bar.'
         )
         st.code(_teacher_link(base, page_path, teacher), language=None, wrap_lines=True)
+        st.markdown("Review the class's drawings on your own device, where the hall cannot see them:")
+        st.code(_teacher_link(base, class_view.REVIEW_PAGE, teacher), language=None, wrap_lines=True)
     with st.popover("End the class", icon=":material/stop_circle:"):
         st.markdown("The phones will see that the class has ended; its answers can then be downloaded.")
         st.button("End the class now", key="class_end", on_click=_end, type="primary")
@@ -245,6 +248,14 @@ def card(page_path: str) -> None:
     if teacher is None:
         return
     link = class_view.join_link(class_view.base_url(st.context.url, page_path), teacher.code)
+    current = attempt(teacher.store.current, teacher.code)
+    asked = (teacher.code, 0 if current is None else current.number)
+    if st.session_state.get(_FOLDED_AT) != asked:
+        # A new question folds the card to one line: the question and its figure get the screen
+        # (the teacher can show the code again).
+        st.session_state[_FOLDED_AT] = asked
+        if asked[1]:
+            st.session_state[_HIDDEN] = True
     with st.container(key="class_card"):
         if st.session_state.get(_HIDDEN, False):
             st.markdown(f":material/groups: **Class {teacher.code}** · join at `{link}`")

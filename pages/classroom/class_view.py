@@ -19,6 +19,7 @@ import segno
 from classic.viz.theme import BORDER, FOCUS, INK, MUTED, PAPER, TEXT, VERDICT
 
 PHONE_PAGE = "join"  # the phones' page (app.py's url_path for pages/join.py)
+REVIEW_PAGE = "review"  # the teacher's own device reviews the drawings there (pages/review.py)
 _LOCAL = ("localhost", "127.0.0.1", "::1", "0.0.0.0")
 
 

@@ -176,9 +176,9 @@ class Drawing(Kind):
         return f"a {q.answer}"
 
     def phone(self, view, send):
-        from pages.classroom import class_draw
+        from pages.classroom import phone_draw
 
-        class_draw.phone(view, send)
+        phone_draw.phone(view, send)
 
     def example(self):
         return Question("digits.draw.7", "Everyone draws a 7", (), 7, kind=self.name)

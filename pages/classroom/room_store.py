@@ -178,6 +178,56 @@ class RoomStore:
         answers = self._answers(rooms.check_code(code), number)
         return {phone: tuple(int(c) for c in value) for phone, (value, _) in answers.items()}
 
+    # ---- the teacher's say over what the class sent (Draw together) -------------------------
+
+    def marks(self, code: Any, number: int) -> dict[str, frozenset[str]]:
+        """The teacher's marks on each phone's answer in round ``number`` (``rooms.MARKS``):
+        hidden from the projector, approved for it, taught to the model."""
+        return {phone: frozenset(m) for phone, m in self._marks(rooms.check_code(code), number).items()}
+
+    def mark(self, code: Any, key: Any, number: Any, phones: Any, mark: Any, on: bool = True) -> int:
+        """Set (or clear) ``mark`` on these phones' answers in round ``number``; how many changed.
+        A hidden answer is never taught: hiding one takes its teaching back, and teaching skips
+        the hidden ones."""
+        code = self._teacher(code, key)
+        mark = rooms.check_mark(mark)
+        if isinstance(number, bool) or not isinstance(number, int) or self._round(code, number) is None:
+            raise RoomError("There is no such round in this class.")
+        answered = self._answers(code, number)
+        chosen = [
+            rooms.check_phone(p) for p in (phones if isinstance(phones, (list, tuple, set)) else [phones])
+        ]
+        if len(chosen) > rooms.MAX_MARKED:
+            raise RoomError(f"At most {rooms.MAX_MARKED} answers at a time.")
+        marks = self._marks(code, number)
+        changed = 0
+        for phone in chosen:
+            if phone not in answered or (on and mark == "taught" and "hidden" in marks.get(phone, ())):
+                continue
+            self._set_mark(code, number, phone, mark, on, self._ttl(code))
+            if on and mark == "hidden":
+                self._set_mark(code, number, phone, "taught", False, self._ttl(code))
+            changed += 1
+        return changed
+
+    def holding(self, code: Any) -> bool:
+        """Whether the projector shows the class's drawings only once the teacher approved them."""
+        return self._note(rooms.check_code(code), "hold") == "1"
+
+    def hold(self, code: Any, key: Any, on: bool) -> None:
+        code = self._teacher(code, key)
+        self._set_note(code, "hold", "1" if on else "0", self._ttl(code))
+
+    def taught(self, code: Any) -> list[tuple[int, str]]:
+        """Every (round, phone) whose drawing the teacher taught the model, round by round."""
+        code = rooms.check_code(code)
+        return [
+            (r.number, phone)
+            for r in self.rounds(code)
+            for phone, marks in sorted(self._marks(code, r.number).items())
+            if "taught" in marks and "hidden" not in marks
+        ]
+
     # ---- a phone ------------------------------------------------------------------------
 
     def join(self, code: Any, phone: Any, nickname: Any = "") -> PhoneView:
@@ -316,6 +366,18 @@ class RoomStore:
     def _answers(self, code: str, number: int) -> dict[str, tuple[str, float]]:
         raise NotImplementedError
 
+    def _marks(self, code: str, number: int) -> dict[str, set[str]]:
+        raise NotImplementedError
+
+    def _set_mark(self, code: str, number: int, phone: str, mark: str, on: bool, ttl: int) -> None:
+        raise NotImplementedError
+
+    def _note(self, code: str, name: str) -> str | None:
+        raise NotImplementedError
+
+    def _set_note(self, code: str, name: str, value: str, ttl: int) -> None:
+        raise NotImplementedError
+
     def _hit(self, key: str, window: float, now: float) -> int:
         """Count one action under ``key`` in the current window of ``window`` seconds."""
         raise NotImplementedError
@@ -347,6 +409,11 @@ CREATE TABLE IF NOT EXISTS answers (
     code TEXT NOT NULL, number INTEGER NOT NULL, phone TEXT NOT NULL, value TEXT NOT NULL,
     at REAL NOT NULL, PRIMARY KEY (code, number, phone));
 CREATE TABLE IF NOT EXISTS hits (key TEXT PRIMARY KEY, start REAL NOT NULL, count INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS marks (
+    code TEXT NOT NULL, number INTEGER NOT NULL, phone TEXT NOT NULL, mark TEXT NOT NULL,
+    PRIMARY KEY (code, number, phone, mark));
+CREATE TABLE IF NOT EXISTS notes (
+    code TEXT NOT NULL, name TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (code, name));
 """
 
 
@@ -502,6 +569,30 @@ class SQLiteStore(RoomStore):
         rows = self._all("SELECT phone, value, at FROM answers WHERE code = ? AND number = ?", code, number)
         return {r[0]: (r[1], r[2]) for r in rows}
 
+    def _marks(self, code, number):
+        marks: dict[str, set[str]] = {}
+        for phone, mark in self._all(
+            "SELECT phone, mark FROM marks WHERE code = ? AND number = ?", code, number
+        ):
+            marks.setdefault(phone, set()).add(mark)
+        return marks
+
+    def _set_mark(self, code, number, phone, mark, on, ttl):
+        if on:
+            self._run("INSERT OR IGNORE INTO marks (code, number, phone, mark) VALUES (?, ?, ?, ?)",
+                      code, number, phone, mark)  # fmt: skip
+        else:
+            self._run("DELETE FROM marks WHERE code = ? AND number = ? AND phone = ? AND mark = ?",
+                      code, number, phone, mark)  # fmt: skip
+
+    def _note(self, code, name):
+        row = self._one("SELECT value FROM notes WHERE code = ? AND name = ?", code, name)
+        return None if row is None else row["value"]
+
+    def _set_note(self, code, name, value, ttl):
+        self._run("INSERT INTO notes (code, name, value) VALUES (?, ?, ?) ON CONFLICT (code, name) DO UPDATE "
+                  "SET value = excluded.value", code, name, value)  # fmt: skip
+
     def _hit(self, key, window, now):
         rows = self._all(
             "INSERT INTO hits (key, start, count) VALUES (?, ?, 1) ON CONFLICT (key) DO UPDATE SET "
@@ -518,7 +609,7 @@ class SQLiteStore(RoomStore):
 
     def _delete(self, code):
         with self._transaction() as db:
-            for table in ("answers", "phones", "rounds", "rooms"):
+            for table in ("answers", "phones", "marks", "notes", "rounds", "rooms"):
                 db.execute(f"DELETE FROM {table} WHERE code = ?", (code,))
 
 
@@ -649,6 +740,32 @@ class RedisStore(RoomStore):
         rows = self.db.hgetall(self._key(code, "answers", number))
         return {phone: tuple(json.loads(v)) for phone, v in rows.items()}
 
+    def _marks(self, code, number):
+        marks: dict[str, set[str]] = {}
+        pipe = self.db.pipeline()
+        for mark in rooms.MARKS:
+            pipe.smembers(self._key(code, "marks", number, mark))
+        for mark, phones in zip(rooms.MARKS, pipe.execute(), strict=True):
+            for phone in phones:
+                marks.setdefault(phone, set()).add(mark)
+        return marks
+
+    def _set_mark(self, code, number, phone, mark, on, ttl):
+        key = self._key(code, "marks", number, mark)
+        pipe = self.db.pipeline()
+        pipe.sadd(key, phone) if on else pipe.srem(key, phone)
+        pipe.expire(key, ttl)
+        pipe.execute()
+
+    def _note(self, code, name):
+        return self.db.hget(self._key(code, "notes"), name)
+
+    def _set_note(self, code, name, value, ttl):
+        pipe = self.db.pipeline()
+        pipe.hset(self._key(code, "notes"), name, value)
+        pipe.expire(self._key(code, "notes"), ttl)
+        pipe.execute()
+
     def _hit(self, key, window, now):
         return int(
             self._hit_script(keys=[f"{self.prefix}:hit:{key}:{int(now // window)}"], args=[math.ceil(window)])
@@ -659,9 +776,10 @@ class RedisStore(RoomStore):
 
     def _delete(self, code):
         room = self._room(code)
-        keys = [self._key(code), self._key(code, "phones")]
+        keys = [self._key(code), self._key(code, "phones"), self._key(code, "notes")]
         for n in range(1, (room["rounds"] if room else 0) + 1):
             keys += [self._key(code, "round", n), self._key(code, "answers", n)]
+            keys += [self._key(code, "marks", n, mark) for mark in rooms.MARKS]
         pipe = self.db.pipeline()
         pipe.delete(*keys)
         pipe.zrem(f"{self.prefix}:rooms", code)

@@ -32,6 +32,10 @@ MAX_NICKNAME = 20
 MAX_CHOICES = 8
 MAX_TEXT = 2000  # a question's text or its why; the lessons' longest step is far shorter
 CHOOSE = "choose"  # a question's default kind (every kind: pages/classroom/kinds.py)
+# What the teacher can say of a phone's answer (a drawing): hidden from the projector, approved
+# for it (while drawings are held back), taught to the model.
+MARKS = ("hidden", "approved", "taught")
+MAX_MARKED = 500  # answers marked in one action
 # At most this many actions in a window of this many seconds: per phone (join, answer), and per
 # network address for opening a class (a script opening rooms in a loop fills no store).
 RATE_LIMITS = {"join": (10, 60.0), "answer": (60, 60.0), "open": (10, 60.0)}
@@ -197,6 +201,12 @@ def check_question(question: Any) -> Question:
     if not all(isinstance(t, str) and len(t) <= MAX_TEXT for t in texts) or not q.text.strip():
         raise RoomError(f"A question has a text, and every text has at most {MAX_TEXT} characters.")
     return q
+
+
+def check_mark(raw: Any) -> str:
+    if raw not in MARKS:
+        raise RoomError(f"A mark is one of {', '.join(MARKS)}.")
+    return raw
 
 
 def check_rate(count: int, action: str) -> None:

@@ -32,7 +32,7 @@ from strokes import PATHS, replay
 from wsclient import Session
 
 from classic import digits
-from pages.classroom import class_draw, class_panel
+from pages.classroom import class_draw, class_panel, phone_draw
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 # The phone page's own fixtures: a class folder for the server and the store this test opens.
@@ -135,10 +135,11 @@ def test_a_phone_draws_a_seven_by_touch_and_the_projector_reads_it(browser, draw
     gallery.wait_for()
     images = gallery.locator("img")
     until(lambda: images.count() == 1, "the thumbnail on the projector", 30)
-    label = gallery.locator("figcaption").first.inner_text().strip()
-    assert label.lstrip("✗ ").isdigit()
+    caption = gallery.locator("figcaption").first.inner_text().strip()
+    label, number = caption.split()[-2:]  # the label read, then the drawing's number
+    assert label.isdigit() and number == "#1"
     alt = images.first.get_attribute("alt")
-    assert f"read as {label.lstrip('✗ ')}" in alt
+    assert f"read as {label}" in alt
     # The round's line and the accuracy come with the thumbnail's fragment run, or with the next.
     box = projector.locator(".st-key-class_draw")
     until(
@@ -153,9 +154,16 @@ def test_a_phone_draws_a_seven_by_touch_and_the_projector_reads_it(browser, draw
     assert_no_exception_box(phone)
     screenshot(projector, "class_draw_projector_gallery")
 
-    # Teach with the class's drawing, then a second round: read with and without it.
-    projector.get_by_role("button", name="Teach with the class's drawings").click()
-    projector.get_by_role("button", name="Taught with this round's drawings").wait_for()
+    # Teach with the class's drawing (chosen by the teacher), then a second round: read with and
+    # without it, by a model that never learnt the round it reads.
+    chosen = box.get_by_role("button", name="#1", exact=False)
+    if (
+        chosen.first.get_attribute("aria-pressed") != "true"
+        and chosen.first.get_attribute("kind") != "pillsActive"
+    ):
+        chosen.first.click()
+    projector.get_by_role("button", name="Teach with 1 chosen drawing").click()
+    until(lambda: store.taught(code) == [(1, next(iter(drawn)))], "the drawing taught, in the store")
     projector.get_by_role("button", name="Everyone draws a 7").click()
     until(lambda: store.current(code).number == 2, "the second round")
     phone.locator("canvas.upper-canvas").wait_for()
@@ -167,6 +175,7 @@ def test_a_phone_draws_a_seven_by_touch_and_the_projector_reads_it(browser, draw
     until(lambda: len(store.drawings(code, 2)) == 1, "the second drawing in the store")
     projector.get_by_text("Without the class's 1 drawing").wait_for()
     assert "points with them" in projector.inner_text("body")
+    assert "never this round's own" in projector.inner_text("body")
     assert_no_exception_box(projector)
     screenshot(projector, "class_draw_projector_taught")
     projector.get_by_role("button", name="Close the drawing").click()
@@ -186,7 +195,7 @@ def declared_png(width: int, height: int) -> bytes:
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IEND", b"")
 
 
-def drawn_png(digit: int, size: int = class_draw.PHONE_CANVAS) -> bytes:
+def drawn_png(digit: int, size: int = phone_draw.PHONE_CANVAS) -> bytes:
     """An honest phone drawing of ``digit`` as the canvas sends it (ink in the alpha channel)."""
     from PIL import Image
 
@@ -237,3 +246,92 @@ def test_a_phone_console_cannot_send_an_oversized_or_fake_drawing(draw_server, s
         shown = phone.run()
         assert not shown.exceptions and "Sent: it is on the projector" in shown.text
         assert len(store.drawings(code, 1)) == 1
+
+
+def grid_of(digit: int) -> np.ndarray:
+    """An honest drawing of ``digit`` as the phone's server reads it: its 16×16 grid."""
+    size = phone_draw.PHONE_CANVAS
+    return digits.read_drawing(replay(digit, (0.2 * size, 0.1 * size, 0.6 * size, 0.8 * size), 21, size)).grid
+
+
+def test_the_teacher_chooses_hides_and_holds_back_drawings_and_the_model_learns_only_the_chosen(
+    browser, draw_server, store
+):
+    """Only the drawings the teacher chooses are taught (a drawing read as another digit is marked
+    and starts left out; one tap leaves one out); a hidden drawing leaves the projector at once
+    and is never taught; the choices survive a reload; a round is scored by a model that never
+    learnt it; held-back drawings reach the projector only once approved on the teacher's own
+    device (/review)."""
+    code, key = store.open_room()
+    phones = [f"phone-{i:04d}-draw" for i in range(1, 5)]
+    for phone in phones:
+        store.join(code, phone)
+    store.ask(code, key, class_draw.question(7))
+    for phone, digit in zip(phones, (7, 7, 1), strict=False):
+        store.answer(code, phone, grid_of(digit), "draw")
+    projector = browser.new_context(viewport=PROJECTOR).new_page()
+    projector.set_default_timeout(60_000)
+    teacher = urlencode({class_panel.CODE_PARAM: code, class_panel.KEY_PARAM: key})
+    projector.goto(f"{draw_server}/digits?present=1&{teacher}")
+    wait_for_app(projector, 120_000)
+    box = projector.locator(".st-key-class_draw")
+    gallery = box.locator(".class-draw-gallery").first
+    until(lambda: gallery.locator("img").count() == 3, "three thumbnails", 60)
+    # A round asked folds the join card to one line, so the drawings start near the top.
+    assert projector.get_by_test_id("class-code").count() == 0
+    assert projector.get_by_text(f"Class {code} · join at").count() == 1
+    assert gallery.bounding_box()["y"] < 720
+    alts = [gallery.locator("img").nth(i).get_attribute("alt") for i in range(3)]
+    screenshot(projector, "class_draw_choose")
+    # Which are chosen to start: those read as the digit asked for; a drawing read otherwise is
+    # marked on its pill.
+    pills = box.get_by_role("button", name="#", exact=False)
+    names = [pills.nth(i).inner_text() for i in range(pills.count())]
+    read_other = [name for name in names if "✗" in name]
+    assert read_other and all("read as" in name for name in read_other), names
+    assert any("not 7" in alt for alt in alts)
+    # One tap leaves the first 7 out; teach with the rest.
+    box.get_by_role("button", name="#1", exact=True).click()
+    teach = box.get_by_role("button", name="Teach with", exact=False)
+    until(lambda: "Teach with" in teach.inner_text() and teach.is_enabled(), "the teach button")
+    teach.click()
+    until(lambda: store.taught(code) != [], "the chosen drawings taught")
+    taught = {phone for _, phone in store.taught(code)}
+    assert phones[0] not in taught and phones[1] in taught
+    # Hide the 1 at once: it leaves the projector, and is never taught.
+    box.get_by_role("button", name="Hide a drawing").click()
+    projector.get_by_role("button", name="#3", exact=True).click()
+    until(lambda: "hidden" in store.marks(code, 1).get(phones[2], ()), "the drawing hidden")
+    until(lambda: gallery.locator("img").count() == 2, "the hidden drawing gone from the projector")
+    store.mark(code, key, 1, phones, "taught")
+    assert phones[2] not in {phone for _, phone in store.taught(code)}
+    store.mark(code, key, 1, [phones[0]], "taught", on=False)
+    # A reload keeps every choice: they live with the class.
+    projector.reload()
+    wait_for_app(projector, 120_000)
+    until(lambda: gallery.locator("img").count() == 2, "the two shown drawings after a reload", 60)
+    assert "taught" in gallery.inner_text() and "1 hidden" in box.inner_text()
+    # Round 2, held back: nothing reaches the projector until approved on the teacher's phone.
+    store.hold(code, key, True)
+    store.ask(code, key, class_draw.question(7))
+    store.answer(code, phones[3], grid_of(7), "draw")
+    box.get_by_text("1 drawing waits for your approval").wait_for()
+    assert box.locator(".class-draw-gallery").count() == 0
+    review = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+    review.set_default_timeout(60_000)
+    review.goto(f"{draw_server}/review?{teacher}")
+    wait_for_app(review)
+    review.get_by_text("waiting").first.wait_for()
+    screenshot(review, "class_draw_review_phone")
+    assert review.get_by_test_id("class-code").count() == 0  # no join card on the teacher's phone
+    review.get_by_role("button", name="Approve").tap()
+    until(lambda: "approved" in store.marks(code, 2).get(phones[3], ()), "the drawing approved")
+    until(
+        lambda: box.locator(".class-draw-gallery img").count() >= 1, "the approved drawing on the projector"
+    )
+    # Scored by the model taught round 1's chosen drawing, never round 2's own, and it says so.
+    box.get_by_text("Without the class's 1 drawing").wait_for()
+    assert "never this round's own" in box.inner_text()
+    assert_no_exception_box(projector)
+    assert_no_exception_box(review)
+    screenshot(projector, "class_draw_held_and_approved")

@@ -57,7 +57,7 @@ from run_load import Sampler, percentile, rss_mb, start_server  # noqa: E402
 from strokes import replay  # noqa: E402
 from wsclient import Session  # noqa: E402
 
-from pages.classroom import class_draw, class_panel, room_store  # noqa: E402
+from pages.classroom import class_panel, phone_draw, room_store  # noqa: E402
 
 GOALS = {"p95_s": 1.0, "rss_mb": 1500, "count_latency_s": 2.0, "answer_window_s": 10.0}
 POLL = 2.0  # the phone page's st.fragment(run_every=2)
@@ -75,11 +75,11 @@ def drawings(n: int = 8) -> list[dict]:
     """The phone canvas's value for ``n`` drawings of a 7 (PNG data URLs, as the canvas sends)."""
     from PIL import Image
 
-    rng, size, values = random.Random(7), class_draw.PHONE_CANVAS, []
+    rng, size, values = random.Random(7), phone_draw.PHONE_CANVAS, []
     for _ in range(n):
         box = (rng.uniform(0.1, 0.3) * size, rng.uniform(0.05, 0.15) * size, 0.5 * size, 0.75 * size)
         buffer = io.BytesIO()
-        Image.fromarray(replay(7, box, class_draw.PHONE_PEN, size)).save(buffer, "PNG")
+        Image.fromarray(replay(7, box, phone_draw.PHONE_PEN, size)).save(buffer, "PNG")
         url = "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode()
         values.append({"drawing": {"raw": {"version": "6", "objects": [{"type": "path"}]}, "data": url}})
     return values
