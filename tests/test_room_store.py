@@ -388,6 +388,26 @@ def test_the_teacher_marks_drawings_hidden_approved_or_taught_and_a_hidden_one_i
         store.mark(code, key, 1, [phone(1)] * (rooms.MAX_MARKED + 1), "hidden")
 
 
+def test_a_drawing_s_row_in_the_csv_carries_the_label_it_was_read_as(store):
+    code, key = store.open_room()
+    for i in (1, 2):
+        store.join(code, phone(i))
+    store.ask(code, key, DRAW7)
+    store.answer(code, phone(1), np.ones((16, 16), dtype=int), DRAW)
+    store.answer(code, phone(2), np.zeros((16, 16), dtype=int), DRAW)
+    store.record_reads(code, key, 1, {phone(1): 1, phone(2): 7, phone(3): 4, "x": True})
+    store.record_reads(code, key, 1, {phone(2): 9, phone(1): "7"})  # a label that is not a digit is not kept
+    assert store.reads(code, 1) == {phone(1): 1, phone(2): 9}
+    columns = store.export(code, key)
+    by_phone = dict(zip(columns["phone"], columns["read as"], strict=True))
+    assert by_phone == {phone(1): 1, phone(2): 9}
+    assert columns["choice"] == ["a drawing of a 7"] * 2
+    with pytest.raises(RoomError, match="Only the teacher"):
+        store.record_reads(code, "not-the-key", 1, {phone(1): 3})
+    with pytest.raises(RoomError, match="no such round"):
+        store.record_reads(code, key, 5, {phone(1): 3})
+
+
 def test_a_room_s_marks_and_notes_go_with_it(make_store, clock):
     store = make_store()
     code, key = store.open_room()

@@ -32,6 +32,7 @@ from pages.classroom.rooms import Question
 from pages.widgets import present
 
 _READ = "class_draw_read"  # {(model, k, grid as hex): label}: a drawing is read once per model
+_WRITTEN = "class_draw_reads_written"  # {(room, round): labels}: what the store last got
 _ORDER = "class_draw_order"  # {(room, round): [phone ids in order of arrival]}: thumbnails keep their place
 Fit = Callable[[np.ndarray, np.ndarray], digits.DigitClassifier]
 
@@ -116,6 +117,7 @@ def gallery(
         return
     grids = np.array([drawn[p] for p in shown], dtype=np.uint8).reshape(-1, 256)
     labels = _read(fit, X, y, examples, grids, k)
+    _keep_reads(teacher, current.number, dict(zip(shown, map(int, labels), strict=True)))
     right = labels == target
     numbers, drawings = st.columns([1, 3])
     with numbers:
@@ -144,6 +146,14 @@ def gallery(
                        [shown[i] in taught for i in wrong])
         )  # fmt: skip
     _teacher_choices(teacher, current.number, shown, number, labels, target, taught, current.revealed)
+
+
+def _keep_reads(teacher: class_panel.Teacher, number: int, labels: dict[str, int]) -> None:
+    """The labels shown, kept with the class for its CSV; written only when they change."""
+    written = st.session_state.setdefault(_WRITTEN, {})
+    if written.get((teacher.code, number)) != labels:
+        _attempt(teacher.store.record_reads, teacher.code, teacher.key, number, labels)
+        written[(teacher.code, number)] = labels
 
 
 def _teacher_choices(teacher, round_number, shown, number, labels, target, taught, closed) -> None:

@@ -172,6 +172,9 @@ class Drawing(Kind):
     def results(self, title, q, tally, revealed):
         return f"<p>{html.escape(title)}: {sum(tally)} drawings</p>"
 
+    def shown(self, value, q):
+        return f"a drawing of a {q.answer}"  # the grid itself is the answer column
+
     def answer_text(self, q):
         return f"a {q.answer}"
 

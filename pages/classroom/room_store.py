@@ -130,16 +130,18 @@ class RoomStore:
                 "answer",
                 "choice",
                 "right",
+                "read as",
                 "seconds",
             )
         }
         for r in self.rounds(code):
             kind = kinds.of(r.question)
+            read = self.reads(code, r.number)
             for phone, (value, at) in sorted(self._answers(code, r.number).items(), key=lambda a: a[1][1]):
                 shown, right = kind.cells(value, r.question, r.revealed)
                 row = (
                     r.number, r.question.qid, r.attempt, phone, names.get(phone, ""), value, shown, right,
-                    round(at - r.asked_at, 3),
+                    read.get(phone, ""), round(at - r.asked_at, 3),
                 )  # fmt: skip
                 for column, cell in zip(columns, row, strict=True):
                     columns[column].append(cell)
@@ -209,6 +211,29 @@ class RoomStore:
                 self._set_mark(code, number, phone, "taught", False, self._ttl(code))
             changed += 1
         return changed
+
+    def reads(self, code: Any, number: int) -> dict[str, int]:
+        """The label the projector's model last gave each phone's drawing in round ``number``."""
+        note = self._note(rooms.check_code(code), f"read:{number}")
+        return {} if note is None else {phone: int(label) for phone, label in json.loads(note).items()}
+
+    def record_reads(self, code: Any, key: Any, number: Any, labels: Any) -> None:
+        """Keep the labels the projector's model gave round ``number``'s drawings (for the CSV)."""
+        code = self._teacher(code, key)
+        if isinstance(number, bool) or not isinstance(number, int) or self._round(code, number) is None:
+            raise RoomError("There is no such round in this class.")
+        answered = self._answers(code, number)
+        kept = {
+            rooms.check_phone(phone): int(label)
+            for phone, label in dict(labels).items()
+            if phone in answered
+            and isinstance(label, int)
+            and not isinstance(label, bool)
+            and 0 <= label <= 9
+        }
+        self._set_note(
+            code, f"read:{number}", json.dumps({**self.reads(code, number), **kept}), self._ttl(code)
+        )
 
     def holding(self, code: Any) -> bool:
         """Whether the projector shows the class's drawings only once the teacher approved them."""

@@ -282,6 +282,10 @@ def test_the_teacher_chooses_hides_and_holds_back_drawings_and_the_model_learns_
     assert projector.get_by_text(f"Class {code} · join at").count() == 1
     assert gallery.bounding_box()["y"] < 720
     alts = [gallery.locator("img").nth(i).get_attribute("alt") for i in range(3)]
+    # The labels shown are kept with the class, for its CSV.
+    until(lambda: len(store.reads(code, 1)) == 3, "the labels read, in the store")
+    read = store.reads(code, 1)
+    assert sorted(f"read as {label}" in " ".join(alts) for label in read.values()) == [True] * 3
     screenshot(projector, "class_draw_choose")
     # Which are chosen to start: those read as the digit asked for; a drawing read otherwise is
     # marked on its pill.
