@@ -354,6 +354,8 @@ def step_round(page: str, i: int) -> bool:
     st.markdown(f":material/campaign: **Asked of the class:** {q.text}")
     if q.choices and not current.revealed and not room.ended:
         st.markdown("Choices: " + " · ".join(f"**{choice}**" for choice in q.choices))
+    if current.revealed:  # the answer first: the votes under it may scroll inside the step's box
+        st.success(f"The answer: **{kind.answer_text(q)}**. {q.why}", icon=":material/check_circle:")
     columns = st.columns(len(shown)) if len(shown) > 1 else [st.container()]
     for column, r in zip(columns, shown, strict=True):
         with column:
@@ -363,25 +365,33 @@ def step_round(page: str, i: int) -> bool:
             else:
                 tally = attempt(teacher.store.counts, teacher.code, r.number) or kind.tally([], q)
                 st.html(kind.results(title, q, tally, r.revealed))
-    if current.revealed:
-        st.success(f"The answer: **{kind.answer_text(q)}**. {q.why}", icon=":material/check_circle:")
     if room.ended:
         st.caption(f"Class {room.code} has ended: these are its last answers.")
-        return True
-    with st.container(horizontal=True):
-        if not current.revealed:
-            st.button(
-                "Reveal",
-                key=f"{page}_class_reveal",
-                on_click=_reveal,
-                type="primary",
-                icon=":material/visibility:",
-            )
-        st.button(
-            "Ask again", key=f"{page}_class_again", on_click=_ask_again, icon=":material/replay:",
-            help="Peer instruction's second vote: discuss, then answer again; both votes are kept.",
-        )  # fmt: skip
     return True
+
+
+def round_buttons(page: str, i: int) -> None:
+    """ "Reveal" and "Ask again" for the class's round of step ``i``, beside the step's own buttons
+    (so the votes take the box's height, not the buttons); nothing if it is not asked now."""
+    teacher = _held()
+    room = None if teacher is None else attempt(teacher.store.room, teacher.code)
+    if room is None or room.ended:
+        return
+    chain = _chain(attempt(teacher.store.rounds, teacher.code) or [], f"{page}.{i}")
+    if not chain:
+        return
+    if not chain[-1].revealed:
+        st.button(
+            "Reveal",
+            key=f"{page}_class_reveal",
+            on_click=_reveal,
+            type="primary",
+            icon=":material/visibility:",
+        )
+    st.button(
+        "Ask again", key=f"{page}_class_again", on_click=_ask_again, icon=":material/replay:",
+        help="Peer instruction's second vote: discuss, then answer again; both votes are kept.",
+    )  # fmt: skip
 
 
 @st.fragment(run_every=1)
@@ -411,3 +421,6 @@ class LessonHook(lesson.ClassHook):
 
     def revealed(self, page: str, i: int) -> bool | None:
         return step_revealed(page, i)
+
+    def round_buttons(self, page: str, i: int) -> None:
+        round_buttons(page, i)

@@ -117,7 +117,7 @@ def bars(title: str, choices: Sequence[str], counts: Sequence[int], right: int |
         rows.append(
             f'<div class="class-bar" data-choice="{i}" style="display: grid; grid-template-columns: '
             f"minmax(5rem, 40%) 1fr 6.5rem; align-items: center; gap: 0.5rem; background: {back}; "
-            f'padding: 0.15rem 0.3rem; margin: 0.2rem 0">'
+            f'padding: 0.05rem 0.3rem; margin: 0.1rem 0">'
             f'<div style="font-size: 1rem; color: {TEXT}; overflow-wrap: anywhere">{mark}{html.escape(choice)}</div>'
             f'<div style="background: {PAPER}; border: 1px solid {BORDER}; height: 1.2rem">'
             f'<div style="width: {pct}%; background: {colour}; height: 100%"></div></div>'

@@ -41,6 +41,9 @@ class ClassHook:
         """Whether the class's round of step ``i`` is revealed (None: not asked of the class)."""
         return None
 
+    def round_buttons(self, page: str, i: int) -> None:
+        """The class round's own buttons (reveal, ask again), beside the step's."""
+
 
 _hook = ClassHook()
 
@@ -185,6 +188,7 @@ _slot = threading.local()
 # once): the page scrolls the step's figure (the first one under the step) up to just below the
 # step, which stays at the top of the window. Nothing is fetched.
 _SCROLL = "try_this_scroll"
+_ROUND_SEEN = "try_this_round_seen"  # (step, its class round revealed) the page last placed
 _FIGURE = ", ".join(
     f'[data-testid="stMain"] {figure}'
     for figure in (
@@ -224,6 +228,7 @@ _SCROLL_JS = """<script data-run="RUN">
 _STICKY_CSS = """<style>
 [data-testid="stLayoutWrapper"]:has(> .st-key-try_slot) {{
   position: sticky; top: {top}; z-index: 100; background: {paper}; padding: 0 {right} 0.3rem 0;
+  max-height: 45vh; overflow-y: auto;
 }}
 .st-key-try_step {{ padding: 0.5rem 1rem; gap: 0.4rem; }}
 </style>"""
@@ -257,9 +262,10 @@ def _ask_at_the_top(page: str, steps: Sequence[Step], i: int, answers: dict) -> 
     first time after "Set up this view", the page scrolls up to it."""
     slot = getattr(_slot, "box", None) or st.container()
     with slot, st.container(border=True, key="try_step"):
-        title, buttons = st.columns([3, 2], vertical_alignment="center")
+        title, buttons = st.columns([2, 3], vertical_alignment="center")
         title.markdown(f":material/science: **Try this {i} of {len(steps)}: {steps[i - 1].title}**")
         with buttons.container(horizontal=True, horizontal_alignment="right"):
+            _hook.round_buttons(page, i)
             if i < len(steps):
                 st.button(
                     "Next step",
@@ -277,6 +283,14 @@ def _ask_at_the_top(page: str, steps: Sequence[Step], i: int, answers: dict) -> 
             _ask(page, i, steps[i - 1], answers, horizontal=True)
     top, right = ("0", "1.5rem") if present.is_on() else ("3.75rem", "0")
     st.html(_STICKY_CSS.format(top=top, right=right, paper=PAPER))
+    state = (i, _hook.revealed(page, i))
+    if st.session_state.get(_ROUND_SEEN) != state:
+        # A class's round opened or revealed changes the step's height: place the figure again.
+        if st.session_state.get(_ROUND_SEEN) is not None:
+            st.session_state[_SCROLL] = st.session_state[_SCROLL + "_presses"] = (
+                st.session_state.get(_SCROLL + "_presses", 0) + 1
+            )
+        st.session_state[_ROUND_SEEN] = state
     scroll = st.session_state.pop(_SCROLL, None)
     if scroll is not None:  # in the sidebar's foot, where its empty line takes no room from the page
         script = _SCROLL_JS.replace("RUN", str(scroll)).replace("FIGURE", repr(_FIGURE))

@@ -29,6 +29,7 @@ from conftest import (
     wait_for_app,
 )
 from strokes import PATHS, replay
+from test_class_layout import SIZES_JS
 from wsclient import Session
 
 from classic import digits
@@ -339,3 +340,5 @@ def test_the_teacher_chooses_hides_and_holds_back_drawings_and_the_model_learns_
     assert_no_exception_box(projector)
     assert_no_exception_box(review)
     screenshot(projector, "class_draw_held_and_approved")
+    small = [(text, size) for text, size in projector.evaluate(SIZES_JS, [".st-key-class_draw"]) if size < 18]
+    assert small == [], f"Draw together's text under 18 px on the projector: {small}"

@@ -1,0 +1,90 @@
+"""A class's question on a 1280×720 projector, presenting: the asked step (with its votes
+revealed) leaves the figure it is about in view, and what the hall reads of class mode is at
+least 18 px."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from urllib.parse import urlencode
+
+import pytest
+from conftest import require_browser, screenshot, start_server, stop_server, wait_for_app, wait_for_layout
+
+from pages.classroom import class_panel, room_store
+
+pytestmark = [pytest.mark.browser]
+WIDTH, HEIGHT = 1280, 720
+
+# Every visible text in the asked step's box and the folded join card's line, with its size.
+SIZES_JS = """(selectors) => {
+  const out = [];
+  for (const sel of selectors) for (const box of document.querySelectorAll(sel)) {
+    const tree = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+    for (let n = tree.nextNode(); n; n = tree.nextNode()) {
+      const el = n.parentElement, text = n.textContent.trim();
+      if (!text || !el.getClientRects().length || el.closest('[data-testid="stIconMaterial"]')) continue;
+      out.push([text.slice(0, 40), parseFloat(getComputedStyle(el).fontSize)]);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.fixture(scope="module")
+def class_server(tmp_path_factory) -> Iterator[tuple[str, str]]:
+    require_browser()
+    folder = str(tmp_path_factory.mktemp("classes"))
+    process, url = start_server(env={"CLASSIC_CLASS_DIR": folder, "CLASSIC_CLASS_STORE": None})
+    yield url, folder
+    stop_server(process)
+
+
+def test_a_revealed_four_choice_question_leaves_the_tree_in_view(browser, class_server):
+    base, folder = class_server
+    store = room_store.open_store(url="", directory=folder)
+    code, key = store.open_room()
+    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        teacher = urlencode({class_panel.CODE_PARAM: code, class_panel.KEY_PARAM: key})
+        page.goto(f"{base}/decision-tree?present=1&{teacher}&try_this=true")
+        wait_for_app(page, 120_000)
+        expander = page.locator('[data-testid="stExpander"]', has_text="Try this")
+        if not expander.get_by_role("button", name="Set up this view").count():
+            expander.locator("summary").first.click()
+        expander.get_by_role("button", name="Ask the class").first.click()
+        page.locator(".st-key-try_step").get_by_text("Asked of the class").wait_for()
+        question = store.current(code).question
+        assert len(question.choices) == 4
+        for i in range(1, 9):
+            phone = f"phone-{i:04d}-layout"
+            store.join(code, phone)
+            store.answer(code, phone, i % 4)
+        page.get_by_role("button", name="Reveal").click()
+        page.get_by_test_id("class-round").wait_for()
+        wait_for_app(page)
+        wait_for_layout(page)
+        slot_box = page.locator('[data-testid="stLayoutWrapper"]:has(> .st-key-try_slot)')
+        tree = page.locator('[data-testid="stMain"] [data-testid^="stBidiComponent"]').first
+        for _ in range(40):  # the page scrolls the figure up under the step: at most 10 s
+            slot, figure = slot_box.bounding_box(), tree.bounding_box()
+            if figure["y"] < HEIGHT - 200:
+                break
+            page.wait_for_timeout(250)
+        screenshot(page, "class_layout_tree_revealed_720")
+        assert slot["height"] <= 0.5 * HEIGHT, f"the asked step takes {slot['height']:.0f} of {HEIGHT} px"
+        # The answer is in view at the top of the step, above the votes.
+        answer = page.locator(".st-key-try_step").get_by_text("The answer:").bounding_box()
+        assert answer["y"] + answer["height"] <= slot["y"] + slot["height"]
+        assert figure is not None and figure["y"] >= slot["y"] + slot["height"] - 2
+        assert figure["y"] < HEIGHT - 200, f"the tree starts at y = {figure['y']:.0f}"
+        small = [
+            (text, size)
+            for text, size in page.evaluate(SIZES_JS, [".st-key-try_step", ".st-key-class_card"])
+            if size < 18
+        ]
+        assert small == [], f"class-mode text under 18 px on the projector: {small}"
+    finally:
+        context.close()
+        store.close()
