@@ -429,7 +429,7 @@ def test_redis_keys_carry_the_room_s_ttl(store):
     store.ask(code, key, K1)
     store.answer(code, phone(1), 0)
     keys = store.db.keys(f"classic:room:{{{code}}}*")
-    assert len(keys) == 4  # the room, its phones, round 1 and its answers
+    assert len(keys) == 5  # the room, its phones, round 1, its answers and their tally
     ttls = [store.db.ttl(k) for k in keys]
     assert all(0 < t <= rooms.HOURS * 3600 for t in ttls), ttls
 
@@ -509,3 +509,27 @@ def test_sqlite_keeps_no_connection_per_thread(tmp_path, clock):
     assert _open_files() <= burst
     store.close()
     assert store.open_connections() == 0
+
+
+def test_a_phone_s_poll_and_the_projector_s_count_never_read_every_answer(store, monkeypatch):
+    """What every phone reads every 2 s (its view, its answer) and the projector every second
+    (the count, the tally, the phones joined) is one row or a count: flat in the class's size."""
+    code, key = store.open_room()
+    for i in range(1, 41):
+        store.join(code, phone(i))
+    store.ask(code, key, K1)
+    for i in range(1, 41):
+        store.answer(code, phone(i), i % 3)
+    store.answer(code, phone(1), 2)  # a changed answer moves its count
+
+    def every(*args):
+        raise AssertionError("read every answer (or every phone) of the class")
+
+    monkeypatch.setattr(store, "_answers", every)
+    monkeypatch.setattr(store, "_phones", every)
+    assert store.view(code, phone(1)).mine == 2
+    assert store.answer(code, phone(2), 0).mine == 0
+    expected = (14, 13, 13)
+    assert store.counts(code, 1) == expected and store.answered(code, 1) == 40 and store.joined(code) == 40
+    store.reveal(code, key)
+    assert store.view(code, phone(3)).correct is True

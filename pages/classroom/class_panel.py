@@ -363,7 +363,7 @@ def step_round(page: str, i: int) -> bool:
             if r is current and not r.revealed and not room.ended:
                 _live(teacher.code, r.number, title)
             else:
-                tally = attempt(teacher.store.counts, teacher.code, r.number) or kind.tally([], q)
+                tally = attempt(teacher.store.counts, teacher.code, r.number) or kind.tally({}, q)
                 st.html(kind.results(title, q, tally, r.revealed))
     if room.ended:
         st.caption(f"Class {room.code} has ended: these are its last answers.")

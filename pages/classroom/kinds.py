@@ -14,7 +14,7 @@ wrong answer to it, so every test that runs over ``KINDS`` covers a new kind wit
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -48,9 +48,10 @@ class Kind:
         """Whether a stored answer is the right one (None where the kind is not graded)."""
         raise NotImplementedError
 
-    def tally(self, values: Sequence[str], q: Question) -> tuple[int, ...]:
-        """The projector's count of the stored answers (one number per choice, or the total)."""
-        return (len(values),)
+    def tally(self, counts: Mapping[str, int], q: Question) -> tuple[int, ...]:
+        """The projector's count of the stored answers (one number per choice, or the total),
+        from how many phones gave each stored value."""
+        return (sum(counts.values()),)
 
     def results(self, title: str, q: Question, tally: Sequence[int], revealed: bool) -> str:
         """HTML: a round's answers on the projector (the right one marked only once revealed)."""
@@ -108,11 +109,8 @@ class Choice(Kind):
     def right(self, value, q):
         return int(value) == q.answer
 
-    def tally(self, values, q):
-        tally = [0] * len(q.choices)
-        for value in values:
-            tally[int(value)] += 1
-        return tuple(tally)
+    def tally(self, counts, q):
+        return tuple(counts.get(str(i), 0) for i in range(len(q.choices)))
 
     def results(self, title, q, tally, revealed):
         return class_view.bars(title, q.choices, tally, q.answer if revealed else None)

@@ -166,14 +166,14 @@ class RoomStore:
         if row is None:
             return ()
         question = Question.from_json(row["question"])
-        return kinds.of(question).tally([v for v, _ in self._answers(code, number).values()], question)
+        return kinds.of(question).tally(self._tally(code, number), question)
 
     def answered(self, code: Any, number: int) -> int:
         """How many phones answered (or drew in) round ``number``."""
-        return len(self._answers(rooms.check_code(code), number))
+        return self._answered(rooms.check_code(code), number)
 
     def joined(self, code: Any) -> int:
-        return len(self._phones(rooms.check_code(code)))
+        return self._joined(rooms.check_code(code))
 
     def drawings(self, code: Any, number: int) -> dict[str, tuple[int, ...]]:
         """Each phone's 16×16 drawing (256 cells of 0/1, row by row) in a drawing round."""
@@ -272,7 +272,7 @@ class RoomStore:
         rooms.check_rate(self._hit(f"answer:{phone}", rooms.RATE_LIMITS["answer"][1], self.clock()), "answer")
         code = rooms.check_code(code)
         self._open(code)
-        if phone not in self._phones(code):
+        if not self._has_phone(code, phone):
             raise RoomError("Join the class first: reload the page.")
         current = self.current(code)
         if current is None:
@@ -297,7 +297,7 @@ class RoomStore:
         if current is None:
             return PhoneView("waiting")
         q, kind = current.question, kinds.of(current.question)
-        mine = self._answers(room.code, current.number).get(phone)
+        mine = self._answer(room.code, current.number, phone)
         chosen = None if mine is None else kind.mine(mine[0])
         if not current.revealed:
             return PhoneView("question", current.number, q.kind, q.text, q.choices, chosen)
@@ -392,6 +392,24 @@ class RoomStore:
         raise NotImplementedError
 
     def _marks(self, code: str, number: int) -> dict[str, set[str]]:
+        raise NotImplementedError
+
+    # What a phone's poll and the projector's count read: one row, or a count, never every answer.
+
+    def _answer(self, code: str, number: int, phone: str) -> tuple[str, float] | None:
+        raise NotImplementedError
+
+    def _answered(self, code: str, number: int) -> int:
+        raise NotImplementedError
+
+    def _tally(self, code: str, number: int) -> dict[str, int]:
+        """How many phones gave each stored value in round ``number``."""
+        raise NotImplementedError
+
+    def _joined(self, code: str) -> int:
+        raise NotImplementedError
+
+    def _has_phone(self, code: str, phone: str) -> bool:
         raise NotImplementedError
 
     def _set_mark(self, code: str, number: int, phone: str, mark: str, on: bool, ttl: int) -> None:
@@ -594,6 +612,27 @@ class SQLiteStore(RoomStore):
         rows = self._all("SELECT phone, value, at FROM answers WHERE code = ? AND number = ?", code, number)
         return {r[0]: (r[1], r[2]) for r in rows}
 
+    def _answer(self, code, number, phone):
+        row = self._one(
+            "SELECT value, at FROM answers WHERE code = ? AND number = ? AND phone = ?", code, number, phone
+        )
+        return None if row is None else (row["value"], row["at"])
+
+    def _answered(self, code, number):
+        return self._all("SELECT COUNT(*) FROM answers WHERE code = ? AND number = ?", code, number)[0][0]
+
+    def _tally(self, code, number):
+        rows = self._all(
+            "SELECT value, COUNT(*) FROM answers WHERE code = ? AND number = ? GROUP BY value", code, number
+        )
+        return {r[0]: r[1] for r in rows}
+
+    def _joined(self, code):
+        return self._all("SELECT COUNT(*) FROM phones WHERE code = ?", code)[0][0]
+
+    def _has_phone(self, code, phone):
+        return self._one("SELECT 1 AS one FROM phones WHERE code = ? AND phone = ?", code, phone) is not None
+
     def _marks(self, code, number):
         marks: dict[str, set[str]] = {}
         for phone, mark in self._all(
@@ -650,13 +689,19 @@ redis.call('HSET', key, 'number', n, 'question', ARGV[1], 'attempt', ARGV[2], 'a
 redis.call('EXPIRE', key, ARGV[4])
 return n
 """
-# KEYS[1] the room, KEYS[2] the round, KEYS[3] its answers; ARGV number, phone, value, ttl.
+# KEYS[1] the room, KEYS[2] the round, KEYS[3] its answers, KEYS[4] its tally (answers per
+# value, kept as they change so that a count never reads every answer); ARGV number, phone,
+# [value, at] as JSON, value, ttl.
 _WRITE = """
 local room = redis.call('HMGET', KEYS[1], 'ended', 'rounds')
 if room[1] ~= '0' or room[2] ~= ARGV[1] then return 0 end
 if redis.call('HGET', KEYS[2], 'revealed') ~= '0' then return 0 end
+local before = redis.call('HGET', KEYS[3], ARGV[2])
+if before then redis.call('HINCRBY', KEYS[4], cjson.decode(before)[1], -1) end
+redis.call('HINCRBY', KEYS[4], ARGV[4], 1)
 redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
-redis.call('EXPIRE', KEYS[3], ARGV[4])
+redis.call('EXPIRE', KEYS[3], ARGV[5])
+redis.call('EXPIRE', KEYS[4], ARGV[5])
 return 1
 """
 # KEYS[1] the counter; ARGV the window in seconds.
@@ -758,12 +803,33 @@ class RedisStore(RoomStore):
         return self.db.hgetall(self._key(code, "phones"))
 
     def _write(self, code, number, phone, value, now, ttl):
-        keys = [self._key(code), self._key(code, "round", number), self._key(code, "answers", number)]
-        return bool(self._write_script(keys=keys, args=[number, phone, json.dumps([value, now]), ttl]))
+        keys = [self._key(code), self._key(code, "round", number), self._key(code, "answers", number),
+                self._key(code, "tally", number)]  # fmt: skip
+        return bool(self._write_script(keys=keys, args=[number, phone, json.dumps([value, now]), value, ttl]))
 
     def _answers(self, code, number):
         rows = self.db.hgetall(self._key(code, "answers", number))
         return {phone: tuple(json.loads(v)) for phone, v in rows.items()}
+
+    def _answer(self, code, number, phone):
+        value = self.db.hget(self._key(code, "answers", number), phone)
+        return None if value is None else tuple(json.loads(value))
+
+    def _answered(self, code, number):
+        return self.db.hlen(self._key(code, "answers", number))
+
+    def _tally(self, code, number):
+        return {
+            value: int(n)
+            for value, n in self.db.hgetall(self._key(code, "tally", number)).items()
+            if int(n) > 0
+        }
+
+    def _joined(self, code):
+        return self.db.hlen(self._key(code, "phones"))
+
+    def _has_phone(self, code, phone):
+        return bool(self.db.hexists(self._key(code, "phones"), phone))
 
     def _marks(self, code, number):
         marks: dict[str, set[str]] = {}
@@ -803,7 +869,7 @@ class RedisStore(RoomStore):
         room = self._room(code)
         keys = [self._key(code), self._key(code, "phones"), self._key(code, "notes")]
         for n in range(1, (room["rounds"] if room else 0) + 1):
-            keys += [self._key(code, "round", n), self._key(code, "answers", n)]
+            keys += [self._key(code, "round", n), self._key(code, "answers", n), self._key(code, "tally", n)]
             keys += [self._key(code, "marks", n, mark) for mark in rooms.MARKS]
         pipe = self.db.pipeline()
         pipe.delete(*keys)

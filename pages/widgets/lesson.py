@@ -125,7 +125,13 @@ def revealed(page: str, i: int) -> bool:
     of_class = _hook.revealed(page, i)
     if of_class is not None:
         return of_class
-    return st.session_state.get(f"{page}_try_answers", {}).get(f"{page}_try_{i}") is not None
+    # The radio's own value is set before the run; the answers kept are written only at the
+    # page's foot, after the parts the page hid.
+    key = f"{page}_try_{i}"
+    return (
+        st.session_state.get(key) is not None
+        or st.session_state.get(f"{page}_try_answers", {}).get(key) is not None
+    )
 
 
 def withheld(where: Any = st, what: str = "This") -> None:
