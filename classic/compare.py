@@ -269,14 +269,25 @@ def _staircase(g: np.ndarray) -> bool:
     return False
 
 
-def title(name: str, fitted: Fitted, perceptron: str = "line") -> str:
-    """A panel's title: the classifier and the setting that shapes its regions."""
+def title(name: str, fitted: Fitted, perceptron: str = "line", leaves: bool = True) -> str:
+    """A panel's title: the classifier and the setting that shapes its regions.
+
+    The tree's is its number of leaves, or a question mark without ``leaves`` (while a question
+    asks for that number).
+    """
     if name == "perceptron":
         return f"Perceptron: {perceptron}"
     if name == "knn":
         return f"k-NN, k = {fitted.model.k}"
-    leaves = fitted.model.n_leaves_
-    return f"ID3 tree: {leaves} {'leaf' if leaves == 1 else 'leaves'}"
+    if not leaves:
+        return "ID3 tree: ? leaves"
+    n = fitted.model.n_leaves_
+    return f"ID3 tree: {n} {'leaf' if n == 1 else 'leaves'}"
+
+
+def scores(fitted: Fitted) -> str:
+    """A panel's two accuracies in words, as a panel's description and the sentences say them."""
+    return f"{_percent(fitted.train_accuracy)} training, {_percent(fitted.test_accuracy)} held out"
 
 
 def _milliseconds(seconds: float) -> str:

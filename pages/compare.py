@@ -10,7 +10,7 @@ from pages.server import url
 from pages.server.shell import ensure_app_shell
 from pages.widgets import present, shared
 from pages.widgets.downloads import download_points
-from pages.widgets.lesson import Step, how_it_works, try_this
+from pages.widgets.lesson import Step, hidden, how_it_works, try_this, withheld
 from pages.widgets.points import user_points
 
 ensure_app_shell()
@@ -59,8 +59,14 @@ params = {"perceptron": {"perceptron": kind}, "knn": {"k": k}, "tree": {"max_dep
 results = {c: shared.compare_fitted(c, X, y, seed, **params[c]) for c in compare.NAMES}
 results["knn"] = compare.with_knn_regions(results["knn"], shared.compare_neighbours(X, y, seed), data)
 _, low, high = compare.box(X, RESOLUTION)
-titles = {c: compare.title(c, result, kind) for c, result in results.items()}
-lines = {"perceptron": compare.line_ends(results["perceptron"].model, low, high)}
+# While a "Try this" step is asked, what would give its answer away is left out until the reveal.
+hide = {part: hidden("compare", part) for part in lesson.PARTS}
+unseen = {c: hide.get(f"{c}_regions", False) for c in results}  # a panel drawn without its regions
+titles = {c: compare.title(c, result, kind, leaves=not unseen[c]) for c, result in results.items()}
+regions = {c: None if unseen[c] else result.regions for c, result in results.items()}
+lines = {
+    "perceptron": None if unseen["perceptron"] else compare.line_ends(results["perceptron"].model, low, high)
+}
 
 dots = draw.point_values(data, NAMES)
 panel_area.caption(
@@ -70,7 +76,7 @@ for column, (c, result) in zip(panel_area.columns(3, gap="small"), results.items
     with column:
         big = present.is_on()  # a projector: labels of 18 px
         spec = draw.panel_spec(
-            result.regions,
+            regions[c],
             dots,
             low,
             high,
@@ -80,21 +86,30 @@ for column, (c, result) in zip(panel_area.columns(3, gap="small"), results.items
             350 if big else 340,  # about square plots in a third of the width
             18 if big else 12,
         )
-        present.chart(
-            st,
-            spec,
-            width="stretch",
-            alt=f"{titles[c]}: its decision regions over {len(X)} points ({name}); "
-            f"training accuracy {result.train_accuracy:.0%}, held out {result.test_accuracy:.0%}.",
+        drawn = (
+            f"{len(X)} points ({name})"
+            if unseen[c]
+            else f"its decision regions over {len(X)} points ({name})"
         )
+        scored = "" if hide[lesson.SCORES] else f"; {compare.scores(result)}"
+        present.chart(st, spec, width="stretch", alt=f"{titles[c]}: {drawn}{scored}.")
+        if unseen[c]:
+            withheld(st, "Its boundary")
         shown = compare.numbers(result)  # the held-out accuracy is the headline, large on a projector
-        st.metric(
-            "Held out", shown.held_out, f"{shown.training} training", delta_color="off", delta_arrow="off"
-        )
+        if not hide[lesson.SCORES]:
+            st.metric(
+                "Held out", shown.held_out, f"{shown.training} training", delta_color="off", delta_arrow="off"
+            )
         st.caption(shown.times)
+if hide[lesson.SCORES]:
+    withheld(panel_area, "Each accuracy")
 
 st.markdown("**What the pictures show**")
-st.markdown("\n".join(f"- {said}" for said in lesson.describe(name, results, results["knn"].model.k, kind)))
+if hide[lesson.SAID]:
+    withheld(st, "What they show")
+else:
+    said = lesson.describe(name, results, results["knn"].model.k, kind)
+    st.markdown("\n".join(f"- {sentence}" for sentence in said))
 if k > results["knn"].model.k:
     st.caption(f"k is capped at the {results['knn'].model.k} training points.")
 st.caption(
@@ -102,7 +117,7 @@ st.caption(
     "Times: one fit, and predicting the held-out points, on this server when the setting was first drawn."
 )
 
-panels = [(titles[c], results[c].regions, lines.get(c)) for c in results]
+panels = [(titles[c], regions[c], lines.get(c)) for c in results]  # as shown: nothing a step hides
 downloads = st.columns(3)
 for column, fmt in zip(downloads, ("png", "svg"), strict=False):
     column.download_button(
@@ -118,7 +133,16 @@ with downloads[2]:
 try_this(
     "compare",
     [
-        Step(q.title, {f"cmp_{s}": v for s, v in q.settings.items()}, q.question, q.options, q.answer, q.why)
+        Step(
+            q.title,
+            {f"cmp_{s}": v for s, v in q.settings.items()},
+            q.question,
+            q.options,
+            q.answer,
+            q.why,
+            q.hides,
+            q.tells,
+        )
         for q in shared.compare_questions()
     ],
 )

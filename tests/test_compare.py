@@ -251,3 +251,37 @@ def test_the_default_view_shows_the_lesson_its_text_states():
     question = next(q for q in lesson.questions() if q.title == "The tree's staircase")
     deep = page_view(**question.settings)["tree"]
     assert compare.picture(deep.regions).staircase  # the question's "staircase" is one too
+
+
+def test_each_question_hides_parts_of_the_page_and_names_what_gives_it_away():
+    """Issue 31: each question names parts the page can hide and the texts it must not show."""
+    for question in lesson.questions():
+        assert question.hides and set(question.hides) <= set(lesson.PARTS), question.title
+        assert question.tells, question.title
+        assert not any(tell in question.question or tell in question.options for tell in question.tells)
+
+
+def test_the_tells_are_what_the_page_view_shows():
+    """A question's tells are the texts the page draws on its view: each panel's accuracies (its
+    description) and the sentence naming the best, or the tree's leaves in its title and its
+    sentence, so hiding those parts hides the answer and the reveal shows it."""
+    for question in lesson.questions():
+        s = {**lesson.DEFAULTS, **question.settings}
+        fitted = page_view(**s)
+        said = " ".join(lesson.describe(s["data"], fitted, fitted["knn"].model.k, s["perceptron"]))
+        if lesson.SCORES in question.hides:
+            assert question.tells == lesson.score_tells(fitted)
+            assert question.tells[-1] in said
+        else:
+            tree = fitted["tree"]
+            assert question.tells == (compare.title("tree", tree), f"{tree.model.n_leaves_} boxes")
+            assert question.tells[1] in said and question.tells[1] in question.why
+
+
+def test_a_panel_hides_the_trees_leaves_and_scores_in_words():
+    fitted = lesson.run(data="Diagonal boundary", depth=20)["tree"]
+    assert compare.title("tree", fitted) == f"ID3 tree: {fitted.model.n_leaves_} leaves"
+    assert compare.title("tree", fitted, leaves=False) == "ID3 tree: ? leaves"
+    assert (
+        compare.scores(fitted) == f"{fitted.train_accuracy:.0%} training, {fitted.test_accuracy:.0%} held out"
+    )

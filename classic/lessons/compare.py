@@ -6,7 +6,8 @@ each with two classes as the perceptron needs, ``flip`` % of their labels swappe
 them is computed from the fits, never typed, and what it says of the tree's shape is read off
 the picture drawn (:func:`classic.compare.picture`: the regions, their corners and straight
 pieces), so that a sentence never calls an L a staircase. ``questions`` are the page's
-predict-then-reveal steps, each answered by running the classifiers. The algorithms (the split,
+predict-then-reveal steps, each answered by running the classifiers, each naming the parts of
+the page (``PARTS``) and the texts that would give its answer away before the reveal. The algorithms (the split,
 the fits, the grid) are in :mod:`classic.compare`.
 """
 
@@ -27,11 +28,18 @@ from classic.compare import (
     flip_labels,
     make_model,
     picture,
+    scores,
     split,
+    title,
 )
 from classic.lessons import points
 
 LABELS = {"perceptron": "the perceptron", "knn": "k-NN", "tree": "the tree"}
+# The parts of the page a question can hide until its answer is revealed: every accuracy (the
+# panels' numbers and descriptions), the sentences under the panels, and a panel's regions (the
+# tree's with its number of leaves).
+SCORES, SAID, PERCEPTRON_REGIONS, TREE_REGIONS = "scores", "said", "perceptron_regions", "tree_regions"
+PARTS = (SCORES, SAID, PERCEPTRON_REGIONS, TREE_REGIONS)
 DATASETS = points.menu("compare")[:-1]  # the generated sets, by name (a link's value)
 YOURS = points.yours("compare")
 
@@ -62,20 +70,24 @@ def shape_words(drawn: Picture) -> str:
     return f"{kind} of {drawn.pieces} straight pieces with {drawn.corners} {turns}{areas}"
 
 
+def boxes(leaves: int) -> str:
+    """A tree's leaves as the boxes they cut the plane into."""
+    return f"{leaves} {'box' if leaves == 1 else 'boxes'}"
+
+
 def _tree_sentence(data: str, tree: Fitted, line: Fitted) -> str:
     """What the tree's panel shows, read off its picture (without one, only its boxes)."""
     leaves = tree.model.n_leaves_
-    boxes = f"{leaves} {'box' if leaves == 1 else 'boxes'}"
+    cut = boxes(leaves)
     if tree.regions is None:
-        drawn = f"the tree cuts the plane into {boxes}"
+        drawn = f"the tree cuts the plane into {cut}"
     else:
         its = "its leaf" if leaves == 1 else "its leaves"
-        drawn = f"from {boxes} ({its}) the tree draws {shape_words(picture(tree.regions))}"
-    scores = f"{_percent(tree.train_accuracy)} training, {_percent(tree.test_accuracy)} held out"
+        drawn = f"from {cut} ({its}) the tree draws {shape_words(picture(tree.regions))}"
     if data == "Axis-aligned boxes":
         return (
             f"Here the label is constant on large axis-aligned rectangles, where the CS 886 slides say trees "
-            f"do well: {drawn}, {scores}; its cuts can sit exactly on the edges."
+            f"do well: {drawn}, {scores(tree)}; its cuts can sit exactly on the edges."
         )
     if data in ("Diagonal boundary", "Gaussian clusters"):
         return (
@@ -83,7 +95,7 @@ def _tree_sentence(data: str, tree: Fitted, line: Fitted) -> str:
             f"{drawn}, {_percent(tree.test_accuracy)} held out against the perceptron's "
             f"{_percent(line.test_accuracy)} with one line."
         )
-    return f"At depth {tree.model.depth_}, {drawn}: {scores}."
+    return f"At depth {tree.model.depth_}, {drawn}: {scores(tree)}."
 
 
 def describe(data: str, fitted: dict[str, Fitted], k: int, perceptron: str = "line") -> list[str]:
@@ -132,16 +144,23 @@ def describe(data: str, fitted: dict[str, Fitted], k: int, perceptron: str = "li
             f"{_percent(knn.test_accuracy)} held out: a gap of {100 * knn.gap:.0f} percentage points."
         )
     else:
-        said.append(
-            f"k-NN at k = {knn.model.k} lets {knn.model.k} neighbours vote: {_percent(knn.train_accuracy)} "
-            f"training, {_percent(knn.test_accuracy)} held out."
-        )
+        said.append(f"k-NN at k = {knn.model.k} lets {knn.model.k} neighbours vote: {scores(knn)}.")
     said.append(_tree_sentence(data, tree, line))
+    said.append(best_held_out(fitted))
+    return said
+
+
+def best_held_out(fitted: dict[str, Fitted]) -> str:
+    """The sentence naming the classifiers with the best held-out accuracy (all of them on a tie)."""
     top = max(f.test_accuracy for f in fitted.values())
     best = [LABELS[name] for name in fitted if fitted[name].test_accuracy == top]
     together = best[0] if len(best) == 1 else f"{', '.join(best[:-1])} and {best[-1]}"
-    said.append(f"Best held out here: {together} ({_percent(top)}).")
-    return said
+    return f"Best held out here: {together} ({_percent(top)})."
+
+
+def score_tells(fitted: dict[str, Fitted]) -> tuple[str, ...]:
+    """What gives away a question about accuracies: each panel's two accuracies and the best."""
+    return (*(scores(f) for f in fitted.values()), best_held_out(fitted))
 
 
 # The page's default settings (the URL names without their ``cmp_`` prefix).
@@ -170,6 +189,8 @@ class Question:
 
     ``settings`` are complete (``DEFAULTS`` for those the question does not change), so setting
     them up gives the view the answer was computed on whatever was on the screen before.
+    ``hides`` names the parts of the page (``PARTS``) that would give the answer away until it is
+    revealed, ``tells`` the texts that would (as ``classic.lessons.Step``).
     """
 
     title: str
@@ -178,6 +199,8 @@ class Question:
     options: tuple[str, ...]
     answer: str
     why: str
+    hides: tuple[str, ...] = ()
+    tells: tuple[str, ...] = ()
 
 
 def _bucket(value: float, edges: tuple[float, ...], options: tuple[str, ...]) -> str:
@@ -185,8 +208,13 @@ def _bucket(value: float, edges: tuple[float, ...], options: tuple[str, ...]) ->
 
 
 def questions() -> list[Question]:
-    """The page's "Try this" questions, each answered by running the classifiers."""
+    """The page's "Try this" questions, each answered by running the classifiers.
+
+    A question about accuracies hides them all (the panels' regions stay: predicting from the
+    picture is the exercise), and also a panel's regions where the picture alone would answer it.
+    """
     who = tuple(LABELS[name] for name in NAMES)
+    numbers = (SCORES, SAID)
     asked = []
     xor = run(data="XOR")
     worst = min(NAMES, key=lambda name: xor[name].test_accuracy)
@@ -199,9 +227,12 @@ def questions() -> list[Question]:
             LABELS[worst],
             "Held out: " + ", ".join(f"{LABELS[n]} {_percent(xor[n].test_accuracy)}" for n in NAMES) + ". "
             "Each class sits in two opposite corners, and one line cannot put both on the same side.",
+            numbers,
+            score_tells(xor),
         )
     )
-    knn = run(data="Moons", k=1, flip=10)["knn"]
+    moons = run(data="Moons", k=1, flip=10)
+    knn = moons["knn"]
     compared = "higher" if knn.gap > 0 else "the same" if knn.gap == 0 else "lower"
     asked.append(
         Question(
@@ -212,10 +243,13 @@ def questions() -> list[Question]:
             f"{compared} than" if compared != "the same" else "the same as",
             f"{_percent(knn.train_accuracy)} on the training points (each is its own nearest neighbour, flipped "
             f"ones included) against {_percent(knn.test_accuracy)} held out: it memorised the noise.",
+            numbers,
+            score_tells(moons),
         )
     )
     options = ("below 60%", "60% to 90%", "above 90%")
-    circles = run(data="Concentric circles", perceptron="RBF kernel")["perceptron"]
+    kernel = run(data="Concentric circles", perceptron="RBF kernel")
+    circles = kernel["perceptron"]
     line = run(data="Concentric circles")["perceptron"]
     asked.append(
         Question(
@@ -226,6 +260,9 @@ def questions() -> list[Question]:
             _bucket(circles.test_accuracy, (0.6, 0.9), options),
             f"{_percent(circles.test_accuracy)} held out, where the best line gets "
             f"{_percent(line.test_accuracy)}: the kernel's boundary can close around the inner ring.",
+            # Its regions, closing around the ring or not, would answer the question alone.
+            (*numbers, PERCEPTRON_REGIONS),
+            score_tells(kernel),
         )
     )
     tree = run(data="Diagonal boundary", depth=20)["tree"]
@@ -237,8 +274,11 @@ def questions() -> list[Question]:
             "How many boxes (leaves) does the tree need to follow the diagonal x₂ = x₁?",
             options,
             _bucket(tree.model.n_leaves_, (3, 7), options),
-            f"{tree.model.n_leaves_} boxes: each test cuts across one axis, so a diagonal boundary "
+            f"{boxes(tree.model.n_leaves_)}: each test cuts across one axis, so a diagonal boundary "
             "becomes a staircase; the perceptron draws it with one line.",
+            # The staircase drawn could be counted; the accuracies say nothing of the leaves.
+            (SAID, TREE_REGIONS),
+            (title("tree", tree), boxes(tree.model.n_leaves_)),
         )
     )
     spiral = run(data="Spiral", points=400)
@@ -251,10 +291,12 @@ def questions() -> list[Question]:
             who,
             LABELS[best],
             "Held out: " + ", ".join(f"{LABELS[n]} {_percent(spiral[n].test_accuracy)}" for n in NAMES) + ".",
+            numbers,
+            score_tells(spiral),
         )
     )
-    boxes = run(data="Axis-aligned boxes")
-    best = max(NAMES, key=lambda name: boxes[name].test_accuracy)
+    rectangles = run(data="Axis-aligned boxes")
+    best = max(NAMES, key=lambda name: rectangles[name].test_accuracy)
     asked.append(
         Question(
             "Where trees do well",
@@ -262,8 +304,12 @@ def questions() -> list[Question]:
             "The label is constant on two axis-aligned rectangles. Which classifier does best held out?",
             who,
             LABELS[best],
-            "Held out: " + ", ".join(f"{LABELS[n]} {_percent(boxes[n].test_accuracy)}" for n in NAMES) + ". "
+            "Held out: "
+            + ", ".join(f"{LABELS[n]} {_percent(rectangles[n].test_accuracy)}" for n in NAMES)
+            + ". "
             "Each of the tree's tests is a cut across one axis, the shape of these edges.",
+            numbers,
+            score_tells(rectangles),
         )
     )
     return asked

@@ -9,6 +9,8 @@ import re
 import pytest
 from conftest import assert_no_exception_box, screenshot, wait_for_app
 
+from classic.lessons import compare as lesson
+
 pytestmark = pytest.mark.browser
 
 CHARTS = '[data-testid="stVegaLiteChart"]'
@@ -142,3 +144,58 @@ def test_on_a_projector_the_panels_are_large_readable_and_keyed_above(server, br
         assert plot["width"] >= 240 and plot["height"] >= 230 and plot["y"] + plot["height"] <= 900, plot
     assert_no_exception_box(page)
     page.screenshot(path=str(screenshot(page, "compare-1440x900")), full_page=False)
+
+
+def ask(page, server: str, i: int):
+    """Step ``i`` set up on a 1280×720 projector ("Set up this view"), its panels drawn; the
+    step's question (from the library)."""
+    from test_classroom import open_presenting, open_try_this
+
+    page.set_viewport_size({"width": 1280, "height": 720})
+    open_presenting(page, server, "compare")
+    assert open_try_this(page)
+    expander = page.locator('[data-testid="stExpander"]', has_text="Try this")
+    expander.get_by_role("button", name="Set up this view").nth(i - 1).click()
+    page.locator(".st-key-try_step").get_by_text(f"Try this {i} of").wait_for(timeout=60_000)
+    wait_for_app(page, timeout=120_000)
+    panels(page)
+    return lesson.questions()[i - 1]
+
+
+def reveal(page, answer: str) -> None:
+    page.locator(".st-key-try_step").get_by_role("radio", name=answer, exact=True).check(force=True)
+    page.locator(".st-key-try_step").get_by_text("Right:").wait_for(timeout=60_000)
+    wait_for_app(page, timeout=120_000)
+
+
+def test_an_asked_step_shows_no_accuracy_until_the_answer_is_chosen(server, browser_page):
+    """Issue 31: "Held out 68%" under the perceptron's XOR panel answered "which does worst"
+    while the class voted. Asked, the panels keep their regions and no accuracy is on the screen."""
+    page = browser_page
+    question = ask(page, server, 1)
+    main = page.locator('[data-testid="stMain"]')
+    assert page.locator('[data-testid="stMetric"]').count() == 0
+    assert "Best held out here" not in main.inner_text()
+    assert page.locator(f"{CHARTS} svg image").count() == 3  # the regions to predict from
+    assert_no_exception_box(page)
+    page.screenshot(path=str(screenshot(page, "compare-asked-xor")), full_page=False)
+    reveal(page, question.answer)
+    page.locator('[data-testid="stMetric"]').nth(2).wait_for(timeout=60_000)
+    assert question.tells[-1] in main.inner_text()  # the sentence naming the best held out
+    page.screenshot(path=str(screenshot(page, "compare-revealed-xor")), full_page=False)
+
+
+def test_the_staircase_step_hides_the_trees_boxes_and_their_count(server, browser_page):
+    """Issue 31: the tree's title said "ID3 tree: 10 leaves" beside "how many leaves?", over the
+    staircase it drew. Asked, the tree's panel shows its points under "ID3 tree: ? leaves"."""
+    page = browser_page
+    question = ask(page, server, 4)
+    tree = panels(page)[2]
+    assert tree.locator("svg image").count() == 0 and "? leaves" in tree.locator("svg").first.text_content()
+    assert page.locator(f"{CHARTS} svg image").count() == 2
+    assert page.get_by_text("Its boundary is hidden until the answer is revealed.").count() == 1
+    page.screenshot(path=str(screenshot(page, "compare-asked-staircase")), full_page=False)
+    reveal(page, question.answer)
+    tree.locator("svg image").wait_for(timeout=60_000)
+    assert question.tells[0] in tree.locator("svg").first.text_content()  # "ID3 tree: N leaves"
+    page.screenshot(path=str(screenshot(page, "compare-revealed-staircase")), full_page=False)

@@ -227,3 +227,91 @@ def test_hostile_link_values_are_ignored_with_a_note():
     assert len(charts(at)) == 3
     noted = " ".join(e.value for e in (*at.markdown, *at.caption, *at.info, *at.warning))
     assert "Mars" in noted and "abc" in noted
+
+
+# Issue 31: a step asked shows its set-up, not its answer, until the answer is chosen.
+QUESTIONS = lesson.questions()
+ASKED = list(enumerate(QUESTIONS, start=1))
+
+
+def asked(i: int):
+    """/compare with step ``i`` set up ("Set up this view"), its answer not chosen yet."""
+    at = open_page("compare")
+    at.button(key=f"compare_try_{i}_setup").click().run()
+    assert_no_exception(at)
+    return at
+
+
+def reveal(at, i: int):
+    at.radio(key=f"compare_try_{i}").set_value(QUESTIONS[i - 1].answer).run()
+    assert_no_exception(at)
+    return at
+
+
+def notes(at) -> list[str]:
+    return [c.value for c in at.caption if "hidden until the answer is revealed" in c.value]
+
+
+def regions_drawn(at) -> list[bool]:
+    """Whether each panel draws its regions (an image layer) or a line."""
+    return [any(layer["mark"]["type"] in ("image", "line") for layer in s["layer"]) for s in charts(at)]
+
+
+def said(at) -> str:
+    return " ".join(m.value for m in at.markdown)
+
+
+@pytest.mark.parametrize("i, question", [(i, q) for i, q in ASKED if lesson.SCORES in q.hides])
+def test_a_step_about_accuracies_hides_every_accuracy_until_revealed(i, question):
+    """Every panel showed "Held out NN%" (and its alt the same) while the class voted on which
+    classifier scores best; the sentences under the panels named the winner."""
+    at = asked(i)
+    assert [m for m in at.metric if m.label == "Held out"] == []
+    assert not any(
+        "held out" in chart.proto.alt or "training" in chart.proto.alt for chart in at.get("vega_lite_chart")
+    )
+    assert "Best held out here" not in said(at) and "% held out" not in said(at)
+    assert any(note.endswith("Each accuracy is hidden until the answer is revealed.") for note in notes(at))
+    assert len([c for c in at.caption if TIMES.fullmatch(c.value)]) == 3  # the times stay: no answer in them
+    reveal(at, i)
+    assert len(panel_numbers(at)) == 3
+    assert "Best held out here" in said(at)
+    assert notes(at) == []
+
+
+def test_the_accuracy_questions_keep_the_regions_a_student_predicts_from():
+    for i, question in ASKED:
+        if set(question.hides) == {lesson.SCORES, lesson.SAID}:
+            assert regions_drawn(asked(i)) == [True, True, True], question.title
+
+
+def test_the_kernel_question_hides_the_kernel_perceptrons_regions():
+    """Its regions closing around the inner ring would answer "above 90%" alone."""
+    i = next(i for i, q in ASKED if lesson.PERCEPTRON_REGIONS in q.hides)
+    at = asked(i)
+    assert regions_drawn(at) == [False, True, True]
+    assert charts(at)[0]["title"]["text"] == "Perceptron: RBF kernel"  # the set-up stays
+    assert any(note.endswith("Its boundary is hidden until the answer is revealed.") for note in notes(at))
+    assert regions_drawn(reveal(at, i)) == [True, True, True]
+
+
+def test_the_staircase_question_hides_the_trees_boxes_and_their_count():
+    """The tree's title said "ID3 tree: 10 leaves" beside the question "how many leaves"."""
+    i = next(i for i, q in ASKED if lesson.TREE_REGIONS in q.hides)
+    leaves = lesson.run(**QUESTIONS[i - 1].settings)["tree"].model.n_leaves_
+    at = asked(i)
+    assert regions_drawn(at) == [True, True, False]
+    tree = charts(at)[2]["title"]["text"]
+    assert tree == "ID3 tree: ? leaves" and f"{leaves} leaves" not in at.get("vega_lite_chart")[-1].proto.alt
+    assert f"{leaves} boxes" not in said(at)
+    assert len(panel_numbers(at)) == 3  # the accuracies say nothing of the leaves: they stay
+    reveal(at, i)
+    assert charts(at)[2]["title"]["text"] == f"ID3 tree: {leaves} leaves"
+    assert regions_drawn(at) == [True, True, True] and f"from {leaves} boxes" in said(at)
+
+
+def test_closing_a_step_shows_what_it_hid():
+    at = asked(1)
+    at.button(key="compare_try_close").click().run()
+    assert_no_exception(at)
+    assert len(panel_numbers(at)) == 3 and notes(at) == []
