@@ -144,8 +144,12 @@ def spiral(n: int = 300, n_classes: int = 2, noise: float = 0.1, random_state: R
 def stretched_clusters(
     n_per_class: int = 50, factor: float = 100.0, random_state: RandomState = None
 ) -> Points:
-    """Two classes told apart by x₂ alone (Gaussian clusters centred at x₂ = ∓1.5, σ = 1), with
-    x₁ pure noise around 0 whose σ is ``factor`` (``factor`` times x₂'s within a class).
+    """Adults' weight (x₁, in kg) and height (x₂, in m), two classes told apart by height alone.
+
+    Heights are Gaussian clusters centred at 1.70 ∓ 0.105 m with σ = 0.07 m; weights are pure
+    noise around 70 kg with σ = ``factor`` × 0.07 kg (``factor`` times a height's σ within a
+    class: 7 kg by default). Each value is kept within 4σ of its centre, so every weight and
+    height is a plausible positive one (weights stay within 28–112 kg for ``factor`` ≤ 150).
 
     It stands for the notes' shoe-size example: the label is the shoe size, the features are
     height and weight, and weight's much larger range swamps height in the distance. x₁ plays
@@ -153,11 +157,15 @@ def stretched_clusters(
     Without scaling, distances are dominated by x₁ and k-NN does badly; standardising the
     features fixes it.
     """
-    if not np.isfinite(factor) or factor <= 0:
-        raise ValueError(f"factor must be a finite number > 0, got {factor!r}")
-    X, y = gaussian_clusters(n_per_class, ((0.0, -1.5), (0.0, 1.5)), 1.0, random_state)
-    X[:, 0] *= factor
-    return X, y
+    if not np.isfinite(factor) or not 0 < factor <= 150:
+        raise ValueError(f"factor must be a finite number in (0, 150], got {factor!r}")
+    height, sigma, weight = 1.70, 0.07, 70.0  # metres, metres, kilograms
+    # Standard draws first (the seed's picture), then each feature's units and centre.
+    Z, y = gaussian_clusters(n_per_class, ((0.0, -1.5), (0.0, 1.5)), 1.0, random_state)
+    centre = np.where(y == 0, -1.5, 1.5)
+    Z[:, 0] = np.clip(Z[:, 0], -4.0, 4.0)
+    Z[:, 1] = centre + np.clip(Z[:, 1] - centre, -4.0, 4.0)
+    return np.column_stack([weight + sigma * factor * Z[:, 0], height + sigma * Z[:, 1]]), y
 
 
 def three_in_a_row() -> Points:

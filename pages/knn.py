@@ -20,7 +20,7 @@ from pages.server import guard, streamlit_private, url
 from pages.server.shell import ensure_app_shell
 from pages.widgets import present, shared
 from pages.widgets.knn_tables import table_for
-from pages.widgets.lesson import Step, compare_link, how_it_works, seed_input, try_this
+from pages.widgets.lesson import Step, compare_link, hidden, how_it_works, seed_input, try_this, withheld
 from pages.widgets.players import component_player
 from pages.widgets.points import add_point, user_points
 
@@ -49,13 +49,15 @@ ensure_app_shell()
 bound = {"bind": "query-params"}
 DEFAULT = lesson.DEFAULTS
 st.title("k-nearest neighbours")
+hide = {part: hidden("knn", part) for part in lesson.PARTS}  # what the step asked now keeps back
 if not present.is_on():  # a projector keeps its height for the map, its status and its legend
-    st.write(lesson.INTRO)
+    st.write(lesson.intro(without_k=hide["intro_k"]))
 top, below = st.container(), st.container()  # the map first; your points' widget under it
 with st.sidebar:
     name = st.selectbox("Data", lesson.DATA_NAMES, key="knn_data", on_change=new_data, **bound)
-    fixed, yours = name not in lesson.MANY_CLASSES, name == lesson.YOURS
-    n_classes = st.slider("Classes", 2, 5, DEFAULT["classes"], key="knn_classes", disabled=fixed, **bound)
+    yours, n_classes = name == lesson.YOURS, DEFAULT["classes"]
+    if name in lesson.MANY_CLASSES:  # the other sets have their own classes: no slider that does nothing
+        n_classes = st.slider("Classes", 2, 5, DEFAULT["classes"], key="knn_classes", **bound)
     n_points = st.slider("Points", 20, 1000, DEFAULT["points"], 10, key="knn_points", disabled=yours, **bound)
     seed = seed_input("knn_seed", DEFAULT["seed"])
     if yours:
@@ -116,12 +118,16 @@ with right:
         st.warning(clipped)
     searched = KNNClassifier(**params, algorithm=algorithm).fit(Xs, y)  # a k-d tree takes s for k ≈ n
     prediction, tie, neighbours = lesson.query_view(searched, (query - offset) / scale, kept, class_names)
+    tie = None if hide["ties"] else tie
     st.metric("Prediction", prediction, tie, delta_color="off", delta_arrow="off")  # a note, not a change
-    st.table(neighbours, hide_index=True, height=min(35 * k + 38, 160 if present.is_on() else 250))
-    st.caption(f"Training accuracy at k = {k}: {model.score(Xs, y):.1%} · {len(X)} points")
-    title = f"k = {k}, {metric}, {weights} weights, scaling {scaling}"
-    png = lambda: view.regions_png(X, y, model, scale, offset, class_names, title, axes)  # noqa: E731 (built on click)
-    st.download_button("Map for slides (PNG)", png, "knn-regions.png", "image/png", key="knn_png")
+    if not hide["neighbour_table"]:  # its distances, and its order when they are equal
+        st.table(neighbours, hide_index=True, height=min(35 * k + 38, 160 if present.is_on() else 250))
+    if not hide["accuracy"]:
+        st.caption(f"{lesson.training_accuracy(k, model.score(Xs, y))} · {len(X)} points")
+    if not (hide["regions"] or hide["ties"]):  # the map for slides is the map: not before the reveal
+        title = f"k = {k}, {metric}, {weights} weights, scaling {scaling}"
+        png = lambda: view.regions_png(X, y, model, scale, offset, class_names, title, axes)  # noqa: E731 (built on click)
+        st.download_button("Map for slides (PNG)", png, "knn-regions.png", "image/png", key="knn_png")
     st.download_button("Points (CSV)", lambda: view.points_csv(X_all, y_raw), "knn-points.csv", key="knn_csv")
 with left:
     weighted = weights != "uniform"
@@ -129,28 +135,39 @@ with left:
     far = k > fields["fullK"]
     winners = server_map(X, y, scale, offset, params, X_all) if far else None
     mode = "add" if yours and st.session_state.get("knn_add") else "query"
-    shown = dict(mode=mode, present=present.is_on(), xlabel=axes[0], ylabel=axes[1], **fields)
+    kept_back = [part for part in lesson.PLAYER_PARTS if hide[part]]
+    shown = dict(mode=mode, present=present.is_on(), xlabel=axes[0], ylabel=axes[1], hide=kept_back, **fields)
     header = view.player_header(
         X, y, class_names, model, (scale, offset), query, (X_all[dropped], y_all[dropped]), **shown
     )
     data = view.player_payload(header, table=table, winners=winners)
     on = dict(on_k_change=from_player, on_click_change=from_player, on_need_change=lambda: None)
     component_player("knn_player.html")(data=data, key="knn_player", default={"k": k}, **on)
+    if withholding := [said for part, said in lesson.WITHHELD.items() if hide[part]]:
+        withheld(st, f"Part of the view ({', '.join(withholding)})")
     if len(dropped):
         st.caption(edit_accuracy((X_all - offset) / scale, y_all, edit, seed, params))
-if not (suits := metric_suits(metric, Xs))[0]:
+if not (suits := metric_suits(metric, Xs))[0] and not hide["metric_note"]:
     top.warning(suits[1])
-if lesson.ties_possible(Xs, y, k, weights, metric, p):
+if lesson.ties_possible(Xs, y, k, weights, metric, p) and not hide["ties"]:
     top.info(lesson.TIE_NOTE)
 
 accuracy_tab, tree_tab = st.tabs(
     ["Accuracy against k", "k-d tree"], key="knn_tab", on_change="rerun", **bound
 )
-if accuracy_tab.open:
+if accuracy_tab.open and hide["curves"]:
+    withheld(accuracy_tab, "The accuracy against k")
+elif accuracy_tab.open and hide["validation"]:  # the training curve alone: where do the others peak?
+    spec = view.training_only(shared.knn_accuracy(Xs, y, seed, metric, p, weights, h)[0])
+    present.chart(accuracy_tab, spec, width="stretch", alt=lesson.TRAINING_ALT)
+    withheld(accuracy_tab, "Where held-out and leave-one-out accuracy peak")
+elif accuracy_tab.open:
     spec, best_k, best = shared.knn_accuracy(Xs, y, seed, metric, p, weights, h)
     present.chart(accuracy_tab, spec, width="stretch", alt=lesson.ACCURACY_ALT)
     accuracy_tab.write(lesson.accuracy_note(best_k, best))
-if tree_tab.open and not kd_ok:
+if tree_tab.open and hide["neighbours"]:
+    withheld(tree_tab, "The search for the query's nearest points")
+elif tree_tab.open and not kd_ok:
     tree_tab.info(lesson.KDTREE_METRICS)
 elif tree_tab.open:
     shown = kdtree(X, y, scale, offset, query, k, minkowski_p(metric, p), class_names, axes)

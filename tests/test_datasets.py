@@ -117,6 +117,23 @@ def test_download_command_keeps_its_old_name(data_home, capsys):
 def test_stretched_clusters_differ_only_in_the_small_feature():
     X, y = datasets.stretched_clusters(200, factor=100, random_state=0)
     assert X[:, 0].std() > 50 * X[:, 1].std()
-    assert np.mean((X[:, 1] > 0) == (y == 1)) > 0.85
+    assert np.mean((X[:, 1] > 1.70) == (y == 1)) > 0.85
     with pytest.raises(ValueError, match="factor"):
         datasets.stretched_clusters(factor=0)
+    with pytest.raises(ValueError, match="factor"):
+        datasets.stretched_clusters(factor=1000)  # weights would go negative
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_stretched_clusters_are_plausible_weights_and_heights(seed):
+    """Weights in kilograms and heights in metres an adult could have, for every seed and the
+    most points a page asks for; the same seed gives the same points."""
+    X, y = datasets.stretched_clusters(500, factor=100, random_state=seed)
+    weight, height = X[:, 0], X[:, 1]
+    assert 25 < weight.min() and weight.max() < 120, (weight.min(), weight.max())
+    assert 1.3 < height.min() and height.max() < 2.1, (height.min(), height.max())
+    assert abs(weight.mean() - 70) < 2 and abs(height.mean() - 1.70) < 0.02
+    again = datasets.stretched_clusters(500, factor=100, random_state=seed)
+    assert np.array_equal(X, again[0]) and np.array_equal(y, again[1])
+    widest = datasets.stretched_clusters(500, factor=150, random_state=seed)[0]
+    assert widest[:, 0].min() > 0

@@ -20,22 +20,32 @@ from classic.lessons import points
 from classic.preprocessing import MinMaxScaler, StandardScaler
 from classic.viz.knn import K_CURVES, view_grid
 
-INTRO = (
-    "A point takes the majority label of the k training points nearest to it. Scrub k under the map: at "
-    "k = 1 the regions hug every point; as k grows they smooth out. Drag the ◆ query, or click to move it."
-)
+# The intro's sentence on what k does: a step asking what a larger k does leaves it out.
+INTRO_K = "Scrub k under the map: at k = 1 the regions hug every point; as k grows they smooth out."
+
+
+def intro(without_k: bool = False) -> str:
+    """The page's intro, ``without_k`` its sentence on what k does."""
+    sentences = [
+        "A point takes the majority label of the k training points nearest to it.",
+        *([] if without_k else [INTRO_K]),
+        "Drag the ◆ query, or click to move it.",
+    ]
+    return " ".join(sentences)
+
+
 POST, CLUSTERS, UNSCALED = points.POST, points.CLUSTERS, points.UNSCALED
 DATA_NAMES = points.menu("knn")  # the registry's sets offered here, then the user's points
 YOURS = points.yours("knn")
 # The axes' names where the data set gives its features a meaning (else x₁ and x₂).
-AXES = {UNSCALED: ("x₁: weight", "x₂: height")}
+AXES = {UNSCALED: ("x₁: weight (kg)", "x₂: height (m)")}
 MANY_CLASSES = points.many_classes("knn")  # the data sets whose number of classes can be chosen
 # The page's first view (its other controls start at the first entry of their menus).
 DEFAULTS = {"points": 100, "classes": 3, "seed": 0, "k": 8, "p": 3.0, "h": 1.0}
 SCALERS = {"none": None, "min-max": MinMaxScaler, "standardise": StandardScaler}
 QUERY_LIMIT = 1e6  # a query beyond ±1e6 on an axis is clipped: squared distances would overflow float32
 # Where the query starts: the post's own query for its data, else the middle of the data.
-DEFAULT_QUERY = {POST: (-3.0, 0.0), "Moons": (0.5, 0.25), "XOR": (0.5, 0.5)}
+DEFAULT_QUERY = {POST: (-3.0, 0.0), "Moons": (0.5, 0.25), "XOR": (0.5, 0.5), UNSCALED: (70.0, 1.7)}
 
 
 def axis_titles(name: str) -> tuple[str, str]:
@@ -111,6 +121,14 @@ def add_point(points, click: dict[str, float], c: int):
     return pd.concat([points, pd.DataFrame(row)], ignore_index=True)
 
 
+TIE_DELTA = "a tie: the nearest tied neighbour's class"  # under the prediction when its vote tied
+
+
+def training_accuracy(k: int, accuracy: float) -> str:
+    """The training accuracy the page states under the query's neighbours."""
+    return f"Training accuracy at k = {k}: {accuracy:.1%}"
+
+
 def query_view(model: KNNClassifier, query: np.ndarray, kept: np.ndarray, class_names: list[str]):
     """The query's prediction, a note when its vote tied, and its neighbours as a table (a pandas
     DataFrame: ``st.table`` shows a dict's keys as no header).
@@ -128,13 +146,18 @@ def query_view(model: KNNClassifier, query: np.ndarray, kept: np.ndarray, class_
             "distance": distances[0],
         }
     )
-    return class_names[winner[0]], "a tie: the nearest tied neighbour's class" if tied[0] else None, table
+    return class_names[winner[0]], TIE_DELTA if tied[0] else None, table
+
+
+def best_k_text(best_k: int, best: float) -> str:
+    """Where leave-one-out accuracy peaks, as the accuracy note says it."""
+    return f"highest at k = {best_k} ({best:.1%})"
 
 
 def accuracy_note(best_k: int, best: float) -> str:
     """What the accuracy curves say."""
     return (
-        f"Leave-one-out accuracy is highest at **k = {best_k}** ({best:.1%}). "
+        f"Leave-one-out accuracy is {best_k_text(best_k, best)}. "
         "Training accuracy at k = 1 is always 100%: each point is its own nearest neighbour."
     )
 
@@ -210,12 +233,42 @@ def _view(name: str, **values) -> dict:
     return dict(plain, knn_data=name, **start_query(name), **values)
 
 
+# The parts of the page a step can hide until its answer is revealed (a step's ``hides``): the
+# intro's sentence on what k does; the accuracy curves, or those but the training one ("validation":
+# where they peak); the map's colouring, its tied votes (no grey, no tie in the prediction or the
+# notes), the player's marks round the query's k nearest; the training accuracy, the table of the
+# query's neighbours and the note on a metric that does not suit the data. The note under the map names
+# those it keeps back (WITHHELD), and the player hides its own (PLAYER_PARTS).
+WITHHELD = {
+    "regions": "the map's colouring",
+    "ties": "how it shows tied votes",
+    "neighbours": "the rings round the query's nearest points",
+    "accuracy": "the training accuracy",
+    "neighbour_table": "the query's neighbours and their distances",
+    "metric_note": "a note on the metric",
+}
+PARTS = ("intro_k", "curves", "validation", *WITHHELD)
+PLAYER_PARTS = ("regions", "ties", "neighbours")
+
+
+def _tie_tells(X: np.ndarray, y: np.ndarray, k: int, name: str) -> list[str]:
+    """The notes the page shows about ties on the data set ``name`` at this k (the tie rule, the
+    prediction's tie), as the page computes them."""
+    query = np.array([list(start_query(name).values())])
+    model = KNNClassifier(k=k).fit(X, y)
+    distances, indices = model.kneighbors(query)
+    tied = vote(model.y_[indices], distances, len(model.classes_))[2][0]
+    return [TIE_NOTE] * ties_possible(X, y, k) + [TIE_DELTA] * bool(tied)
+
+
 def try_this_steps() -> list[dict]:
     """The page's "Try this" steps, each answer and its why computed with the library.
 
     Each step is a dict of :class:`pages.widgets.lesson.Step`'s fields. The map greys a tied cell
     (and colours it by the nearest tied neighbour's class), so the answers about the map say
     what the library's :func:`~classic.knn.vote` says of every cell: its winner and its tie flag.
+    Where the map is the answer, the step hides its colouring (``PARTS``) until the reveal; a
+    step about what a larger k does opens at k = 1, before it.
     """
     X, y = lesson_data("Moons", 200, 2, 0)
     a1, a51 = (KNNClassifier(k=k).fit(X, y).score(X, y) for k in (1, 51))
@@ -252,20 +305,24 @@ def try_this_steps() -> list[dict]:
         "Grey everywhere, over the k = 1 map's colours",
     ]
     as_one = np.all(wn == wp1)
+    everyone = KNNClassifier(k=100).fit(Xp, yp).score(Xp, yp)
     query = np.array([list(DEFAULT_QUERY[POST])])
     hamming = pairwise_distances(query, Xp, "hamming")
     distinct = len(np.unique(hamming))
     counts = ["One: every point is equally far", "Two or three", "About as many as there are points"]
+    unsuited = [why for ok, why in [knn.metric_suits("hamming", Xp)] if not ok]
 
     return [
         dict(
             title="From k = 1 to k = 51 on the moons",
-            setup=_view("Moons", knn_points=200, knn_k=51),
-            question="Scrub k from 1 to 51: what does the boundary do?",
+            setup=_view("Moons", knn_points=200, knn_k=1),
+            question="The map at k = 1: predict, then scrub k up to 51. What does the boundary do?",
             options=smooth,
             answer=_pick(smooth, [a51 < a1, a51 > a1, a51 == a1]),
-            why=f"Training accuracy is {a1:.0%} at k = 1 (each point is its own nearest neighbour) and "
-            f"{a51:.0%} at k = 51: every cell now follows the majority of a wider neighbourhood.",
+            why=f"Training accuracy is {a1:.1%} at k = 1 (each point is its own nearest neighbour) and "
+            f"{a51:.1%} at k = 51: every cell now follows the majority of a wider neighbourhood.",
+            hides=("intro_k", "curves"),
+            tells=(f"{a51:.1%} at k = 51",),
         ),
         dict(
             title="k = 2 after k = 1",
@@ -277,15 +334,19 @@ def try_this_steps() -> list[dict]:
             "here, greyed on the map. A tie goes to the class of the nearest tied neighbour, which is the "
             f"1-NN answer, so {np.mean(w1 == w2):.0%} of the cells keep their k = 1 colour. An odd k avoids "
             "ties between two classes.",
+            hides=("ties",),
+            tells=(*_tie_tells(X, y, 2, "Moons"), f"{tied2.mean():.1%} of the cells"),
         ),
         dict(
             title="The best k",
-            setup=_view("Moons", knn_points=200, knn_k=best),
+            setup=_view("Moons", knn_points=200, knn_k=1, knn_tab="Accuracy against k"),
             question=f"Which k does leave-one-out accuracy pick on the moons (k up to {K_CURVES})?",
             options=picks,
             answer=_pick(picks, [best == 1, 2 <= best <= 25, best > 25]),
             why=f"k = {best}: {loo.max():.1%} of the points are classified right by the others, against "
             f"{loo[0]:.1%} at k = 1 (too jumpy) and {loo[-1]:.1%} at k = {ks[-1]} (too smooth).",
+            hides=("validation",),
+            tells=(best_k_text(best, loo.max()),),
         ),
         dict(
             title="Which feature decides without scaling?",
@@ -296,6 +357,8 @@ def try_this_steps() -> list[dict]:
             why=f"x₁ spreads {spread[0] / spread[1]:.0f}× wider than x₂, so it dominates every distance, "
             f"though only x₂ tells the classes apart: leave-one-out accuracy at k = 5 is {unscaled:.0%} "
             f"unscaled and {standard:.0%} standardised.",
+            hides=("regions", "neighbours"),
+            tells=(f"{spread[0] / spread[1]:.0f}× wider",),
         ),
         dict(
             title="k = n on the post's 50 + 50 points",
@@ -313,6 +376,12 @@ def try_this_steps() -> list[dict]:
             why=f"Every vote is 50–50: {tiedn.mean():.0%} of the cells are tied, so all are greyed. The "
             "nearest tied neighbour decides each one, and that is the nearest neighbour: the colours are "
             f"the k = 1 map's on {np.mean(wn == wp1):.0%} of the cells.",
+            hides=("regions", "ties", "accuracy"),
+            tells=(
+                *_tie_tells(Xp, yp, 100, POST),
+                training_accuracy(100, everyone),
+                f"{tiedn.mean():.0%} of the cells are tied",
+            ),
         ),
         dict(
             title="Hamming distance on continuous points",
@@ -324,6 +393,8 @@ def try_this_steps() -> list[dict]:
             why=f"{distinct} distinct value(s): {', '.join(f'{d:g}' for d in np.unique(hamming))}. Hamming "
             "counts the coordinates that differ, and continuous coordinates almost never coincide, so the "
             "'nearest' points are an arbitrary pick: Hamming is for binary or categorical features.",
+            hides=("regions", "neighbours", "neighbour_table", "metric_note"),
+            tells=(*unsuited, f"{distinct} distinct value(s)"),
         ),
     ]
 
@@ -357,6 +428,12 @@ ACCURACY_ALT = (
     "Accuracy against k from 1 to 100 (or as far as the points allow): training accuracy, accuracy on a "
     "held-out 30%, and leave-one-out accuracy, on an accuracy axis zoomed to the curves (its title says "
     "where it starts), with a dotted line at the best k by leave-one-out."
+)
+
+
+TRAINING_ALT = (
+    "Training accuracy against k from 1 to 100 (or as far as the points allow), on an accuracy axis "
+    "zoomed to the curves; the held-out and leave-one-out curves are hidden until the answer is revealed."
 )
 
 

@@ -16,6 +16,7 @@ are in :mod:`classic.lessons.knn`.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import struct
@@ -188,9 +189,10 @@ def player_header(
 
     ``X``, ``y`` are the classifier's points, measured after x' = (x − offset) / scale with
     ``scaling`` = (scale, offset); ``dropped`` the points an editing removed (drawn hollow; the
-    map's box covers them too). ``settings`` (``mode``: "query" or "add", ``present``, and the
-    table's ``tableId`` and ``K`` with the full table's ``fullId`` and ``fullK``) are passed on
-    as they are.
+    map's box covers them too). ``settings`` (``mode``: "query" or "add", ``present``, ``hide``:
+    the parts the player leaves out while a question about them is asked — "regions", "ties",
+    "neighbours" — and the table's ``tableId`` and ``K`` with the full table's ``fullId`` and
+    ``fullK``) are passed on as they are.
     """
     scale, offset = scaling
     xs, ys, _ = view_grid(np.vstack([X, dropped[0]]))
@@ -310,6 +312,19 @@ def accuracy_chart(ks: np.ndarray, curves: dict[str, np.ndarray], best_k: int) -
         "height": 380,
         "datasets": {"curves": rows, "best": [{"k": int(best_k)}]},
     }
+
+
+def training_only(spec: dict) -> dict:
+    """The accuracy chart (``accuracy_chart``'s spec) with its training curve alone: no held-out
+    or leave-one-out curve and no line at the best k, for a question about where they peak."""
+    spec = copy.deepcopy(spec)
+    lines, training = spec["layer"][0], ["training"]
+    colour = lines["encoding"]["color"]["scale"]
+    colour.update(domain=training, range=colour["range"][:1])
+    lines["encoding"]["strokeDash"]["scale"] = {"domain": training}
+    spec["layer"] = [lines]
+    spec["datasets"] = {"curves": [row for row in spec["datasets"]["curves"] if row["curve"] in training]}
+    return spec
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,23 @@
 """The k-NN page in a real browser: the k player re-votes in the page, the map moves the query,
-a link restores the view, and presentation mode fits a 1280×720 projector."""
+a link restores the view, presentation mode fits a 1280×720 projector, and an asked "Try this"
+step keeps the map's answer (its colouring, its grey tied cells, the rings round the query's
+nearest) out of the player until it is revealed."""
 
 import time
 
 import pytest
-from conftest import assert_no_exception_box, evaluate_with_timeout, player, screenshot, wait_for_app
+from conftest import (
+    assert_no_exception_box,
+    evaluate_with_timeout,
+    player,
+    screenshot,
+    wait_for_app,
+    wait_for_layout,
+)
+from test_classroom import open_presenting, open_try_this
+
+from classic.lessons import knn as lesson
+from classic.viz.knn import RESOLUTION
 
 pytestmark = pytest.mark.browser
 
@@ -304,4 +317,63 @@ def test_at_1440x900_the_map_fills_its_column_and_the_k_d_tree_shows_its_search(
     open_tab(page, "Accuracy against k")
     assert page.get_by_text("the accuracy axis starts at").count() == 1
     page.screenshot(path=str(screenshot(page, "knn-1440x900-accuracy")), full_page=False)
+    assert_no_exception_box(page)
+
+
+# The share of the map's area the player left transparent (its colouring not drawn), sampled on
+# a grid of the canvas's pixels inside the axes.
+BLANK_JS = """(canvas) => {
+  const ctx = canvas.getContext('2d'), w = canvas.width, h = canvas.height;
+  let blank = 0, seen = 0;
+  for (let i = 1; i < 20; i++) for (let j = 1; j < 20; j++) {
+    const x = Math.round(w * (0.1 + 0.85 * i / 20)), y = Math.round(h * (0.05 + 0.8 * j / 20));
+    blank += ctx.getImageData(x, y, 1, 1).data[3] === 0;
+    seen += 1;
+  }
+  return blank / seen;
+}"""
+# Each step whose answer the map shows: what the player keeps back while it is asked.
+ASKED = {2: "ties", 4: "regions,neighbours", 5: "regions,ties", 6: "regions,neighbours"}
+
+
+def ask_presenting(page, server: str, i: int) -> None:
+    """Step ``i`` set up from "Try this", presenting at 1280×720, its player drawn."""
+    open_presenting(page, server, "knn")
+    assert open_try_this(page)
+    expander = page.locator('[data-testid="stExpander"]', has_text="Try this")
+    button = expander.get_by_role("button", name="Set up this view").nth(i - 1)
+    button.scroll_into_view_if_needed()
+    button.click()
+    page.locator(f'{PLAYER}[data-hidden="{ASKED[i]}"]').wait_for(timeout=60_000)
+    wait_for_app(page)
+    wait_for_layout(page)
+
+
+@pytest.mark.parametrize("i", sorted(ASKED))
+def test_an_asked_step_keeps_the_maps_answer_out_of_the_player_until_it_is_revealed(server, browser_page, i):
+    """Issue 31: k = 2 showed its grey tie cells, the scaling step its stripes, k = n its grey map
+    and the Hamming step the rings round arbitrary neighbours while the class voted."""
+    page = browser_page
+    page.set_viewport_size({"width": 1280, "height": 720})
+    answer = lesson.try_this_steps()[i - 1]["answer"]
+    ask_presenting(page, server, i)
+    root, canvas = page.locator(PLAYER), page.locator(f"{PLAYER} canvas")
+    said = root.locator(".status").inner_text() + root.locator(".legend").inner_text()
+    page.screenshot(path=str(screenshot(page, f"knn-step-{i}-asked")), full_page=False)
+    assert player_state(page)["greyed"] == "0" and "tie" not in said.lower()
+    assert ("its k nearest" in said) == ("neighbours" not in ASKED[i])
+    blank = canvas.evaluate(BLANK_JS)
+    assert (blank > 0.8) == ("regions" in ASKED[i]), blank
+    page.locator(".st-key-try_step").get_by_role("radio", name=answer, exact=True).check(force=True)
+    page.locator(f'{PLAYER}[data-hidden=""]').wait_for(timeout=60_000)
+    wait_for_app(page)
+    wait_for_layout(page)
+    page.screenshot(path=str(screenshot(page, f"knn-step-{i}-revealed")), full_page=False)
+    said = root.locator(".status").inner_text() + root.locator(".legend").inner_text()
+    assert canvas.evaluate(BLANK_JS) < 0.05 and "its k nearest" in said
+    greyed = int(player_state(page)["greyed"])
+    if "ties" in ASKED[i]:
+        assert greyed > 0 and "tied vote (greyed)" in said and "Greyed cells" in said
+    if i == 5:  # k = n on 50 + 50: every vote ties
+        assert greyed == RESOLUTION**2
     assert_no_exception_box(page)

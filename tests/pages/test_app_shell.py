@@ -239,7 +239,7 @@ def test_the_streamlit_bug_start_page_works_around_is_still_there():
     "page, stopping, bad",
     [
         ("perceptron", {"pc_data": "Your points (click to place)", "pc_points": "0_0_0~0_1_1"}, "pc_epochs"),
-        ("knn", {"knn_data": "Your points", "knn_user_points": "0_0_0"}, "knn_classes"),
+        ("knn", {"knn_data": "Your points", "knn_user_points": "0_0_0"}, "knn_points"),
         ("decision-tree", {"tree_data": "Upload a CSV"}, "tree_depth"),
         ("compare", {"cmp_data": "Your points", "cmp_user_points": "0_0_0~0_1_1~0_2_2"}, "cmp_k"),
     ],

@@ -7,7 +7,16 @@ import numpy as np
 import pytest
 from conftest import assert_no_exception, open_page
 
-from classic.knn import METRICS, TIE_RULE, WEIGHTS, KNNClassifier, knn_textbook, pairwise_distances, vote
+from classic.knn import (
+    METRICS,
+    TIE_RULE,
+    WEIGHTS,
+    KNNClassifier,
+    knn_textbook,
+    leave_one_out_accuracy,
+    pairwise_distances,
+    vote,
+)
 from classic.lessons import knn as lesson
 from classic.viz import knn as view
 from pages.widgets.points import decode_points, encode_points
@@ -349,11 +358,116 @@ def test_edited_knn_draws_the_dropped_points_and_compares_accuracy(edit):
 
 
 def test_a_try_this_step_sets_up_its_view():
+    """The step about k = 1 → 51 opens at k = 1: the asked view comes before the answer."""
     at = open_page("knn")
     at.button(key="knn_try_1_setup").click().run()
     assert_no_exception(at)
-    assert at.selectbox(key="knn_data").value == "Moons" and at.slider(key="knn_k").value == 51
-    assert "· 200 points" in facts(at) and payload(at)[0]["k"] == 51
+    assert at.selectbox(key="knn_data").value == "Moons" and at.slider(key="knn_k").value == 1
+    assert "· 200 points" in facts(at) and payload(at)[0]["k"] == 1
+
+
+def ask(i: int, tab: str | None = None):
+    """The page with step ``i`` set up ("Set up this view"), the lower tab ``tab`` open."""
+    at = open_page("knn", params={"knn_tab": tab} if tab else None)
+    at.button(key=f"knn_try_{i}_setup").click().run()
+    assert_no_exception(at)
+    return at
+
+
+def reveal(at, i: int) -> None:
+    """Choose step ``i``'s answer: the page then shows everything."""
+    at.radio(key=f"knn_try_{i}").set_value(at.session_state["knn_try_steps"][i - 1].answer).run()
+    assert_no_exception(at)
+
+
+def withheld_notes(at) -> list[str]:
+    return [c.value for c in at.caption if "hidden until the answer is revealed" in c.value]
+
+
+def test_the_k_from_1_to_51_step_hides_the_intros_answer_and_the_curves_until_revealed():
+    at = ask(1)
+    assert not any(lesson.INTRO_K in m.value for m in at.markdown)
+    assert not at.get("vega_lite_chart")  # the training curve falls with k: the answer
+    assert any(n.startswith(":material/visibility_off: The accuracy against k") for n in withheld_notes(at))
+    reveal(at, 1)
+    assert any(lesson.INTRO_K in m.value for m in at.markdown)
+    assert accuracy_chart(at)[0]["layer"] and not withheld_notes(at)
+
+
+def test_the_k_2_step_hides_the_ties_in_the_player_the_prediction_and_the_notes():
+    at = ask(2)
+    header, _ = payload(at)
+    assert header["k"] == 2 and header["hide"] == ["ties"]
+    assert not any(TIE_RULE in i.value for i in at.info)
+    assert not at.metric[0].delta  # the query's 1–1 vote: no "a tie" under the prediction
+    assert any("how it shows tied votes" in n for n in withheld_notes(at))
+    reveal(at, 2)
+    assert payload(at)[0]["hide"] == [] and any(TIE_RULE in i.value for i in at.info)
+    assert at.metric[0].delta == lesson.TIE_DELTA and not withheld_notes(at)
+
+
+def test_the_best_k_step_opens_away_from_the_best_k_with_the_training_curve_alone():
+    """The step used to set k at the answer and draw the leave-one-out curve with its best k."""
+    at = ask(3, tab="k-d tree")
+    X, y = lesson.lesson_data("Moons", 200, 2, 0)
+    loo = leave_one_out_accuracy(X, y, np.arange(1, 101))
+    best = int(np.argmax(loo)) + 1
+    assert at.slider(key="knn_k").value == 1 != best
+    spec, rows = accuracy_chart(at)  # the step opens the accuracy tab
+    assert {r["curve"] for r in rows} == {"training"} and len(spec["layer"]) == 1
+    assert not any("Leave-one-out accuracy is" in m.value for m in at.markdown)
+    reveal(at, 3)
+    spec, rows = accuracy_chart(at)
+    assert {r["curve"] for r in rows} == {"training", "held-out (30%)", "leave-one-out"}
+    assert any(lesson.best_k_text(best, loo.max()) in m.value for m in at.markdown)
+
+
+def test_the_scaling_step_hides_the_stripes_and_the_rings_round_the_neighbours():
+    at = ask(4, tab="k-d tree")
+    header, _ = payload(at)
+    assert header["hide"] == ["regions", "neighbours"]
+    assert not at.get("vega_lite_chart")  # the k-d tree's rings show the neighbours too
+    assert not any(b.label == "Map for slides (PNG)" for b in at.get("download_button"))
+    reveal(at, 4)
+    assert payload(at)[0]["hide"] == [] and at.get("vega_lite_chart")
+    assert any(b.label == "Map for slides (PNG)" for b in at.get("download_button"))
+
+
+def test_the_k_equal_n_step_hides_the_grey_map_its_tie_and_the_training_accuracy():
+    at = ask(5)
+    header, _ = payload(at)
+    assert header["k"] == header["n"] == 100 and header["hide"] == ["regions", "ties"]
+    assert not any(c.value.startswith("Training accuracy") for c in at.caption)
+    assert not any(TIE_RULE in i.value for i in at.info) and not at.metric[0].delta
+    reveal(at, 5)
+    assert payload(at)[0]["hide"] == [] and caption_accuracy(at) == 100.0
+    assert any(TIE_RULE in i.value for i in at.info)
+
+
+def test_the_hamming_step_hides_the_neighbours_distances_and_the_metrics_note():
+    """Every distance in the neighbour table read 1.0000 while the class was asked how many there
+    are (and the neighbours 0, 1, 2, … in order say the same): the table waits for the reveal."""
+    at = ask(6)
+    assert not at.table
+    assert not any("Hamming distance counts" in w.value for w in at.warning)
+    assert payload(at)[0]["hide"] == ["regions", "neighbours"]
+    reveal(at, 6)
+    distances = at.table[0].value["distance"]
+    assert len(distances) == 8 and set(distances) == {1.0}
+    assert any("Hamming distance counts" in w.value for w in at.warning)
+
+
+def test_the_classes_slider_is_there_only_for_the_data_sets_whose_classes_it_sets():
+    """It used to show greyed out for every two-class data set."""
+    at = open_page("knn")
+    for name in lesson.DATA_NAMES:
+        at.selectbox(key="knn_data").set_value(name).run()
+        assert_no_exception(at)
+        sliders = [s for s in at.slider if s.key == "knn_classes"]
+        assert len(sliders) == (name in lesson.MANY_CLASSES), name
+    at.selectbox(key="knn_data").set_value(lesson.CLUSTERS).run()
+    at.slider(key="knn_classes").set_value(4).run()
+    assert len(set(payload(at)[0]["labels"])) == 4
 
 
 def test_the_map_for_slides_is_built_as_a_png():
@@ -472,6 +586,19 @@ def test_weight_and_height_name_their_axes_in_the_player_and_the_k_d_tree():
     at.selectbox(key="knn_data").set_value("Moons").run()
     header, _ = payload(at)
     assert (header["xlabel"], header["ylabel"]) == ("x₁", "x₂")
+
+
+def test_weights_and_heights_are_positive_and_the_query_starts_among_them():
+    """The data set had weights down to −300 and heights down to −4; its query started at (0, 0)."""
+    at = open_page("knn", params={"knn_data": lesson.UNSCALED, "knn_points": 1000})
+    assert_no_exception(at)
+    header, _ = payload(at)
+    weight, height = np.array(header["points"]).reshape(-1, 2).T
+    assert 25 < weight.min() and weight.max() < 120 and 1.3 < height.min() and height.max() < 2.1
+    assert "(kg)" in header["xlabel"] and "(m)" in header["ylabel"]
+    (qx, qy), (x0, x1), (y0, y1) = header["query"], header["xlim"], header["ylim"]
+    assert weight.min() < qx < weight.max() and height.min() < qy < height.max()
+    assert x0 < qx < x1 and y0 < qy < y1
 
 
 def _layers(specs):
