@@ -8,7 +8,7 @@ everything the phone sends goes through the store, which checks it (pages/classr
 
 import streamlit as st
 
-from pages.classroom import kinds, room_store, rooms
+from pages.classroom import kinds, remembered, room_store, rooms
 from pages.server import url
 from pages.server.shell import ensure_app_shell
 
@@ -26,24 +26,33 @@ h1 { font-size: 1.8rem !important; }
 </style>"""
 )
 
-_PHONE = "join_phone"  # this phone's random id: the only identity a class keeps
-_PHONE_PARAM = "me"  # the id in the phone's own address, so that a reload keeps it (no cookie)
+_PHONE = "join_phone"  # this session's phone id: the only identity a class keeps
+_NEW_PHONE = "join_new_phone"  # an id this browser is being given (it had none)
 _ERROR = "join_error"
 store = room_store.shared_store()
 
 
 def _phone_id() -> str:
-    """This session's phone id; a new session (a reload) takes the one in its address, checked
-    like every value a phone sends, and a phone without one gets a new random id."""
+    """This session's phone: the id this browser keeps (``remembered``: its own storage, never
+    the link, so a forwarded link is a new phone and a reload the same one), or a new random one
+    the browser is given. A session is one phone: once known, its id never changes."""
     phone = st.session_state.get(_PHONE)
-    if phone is None:
-        try:
-            phone = rooms.check_phone(st.query_params.get(_PHONE_PARAM))
-        except rooms.RoomError:
-            phone = rooms.new_phone_id()
-        st.session_state[_PHONE] = phone
-    if st.query_params.get(_PHONE_PARAM) != phone:
-        st.query_params[_PHONE_PARAM] = phone
+    if phone is not None:
+        return phone
+    st.query_params.pop("me", None)  # an identity in a link is a forwarded one: never used
+    kept = remembered.remembered("classic.phone", "join_identity", write=st.session_state.get(_NEW_PHONE))
+    if kept is None:  # the browser has not said yet: its answer reruns the page
+        st.caption("Connecting…")
+        url.stop()
+    try:
+        phone = rooms.check_phone(kept)
+    except rooms.RoomError:  # none kept (or not an id): this browser gets one, and says it back
+        if _NEW_PHONE not in st.session_state:
+            st.session_state[_NEW_PHONE] = rooms.new_phone_id()
+            st.rerun()
+        st.caption("Connecting…")
+        url.stop()
+    st.session_state[_PHONE] = phone
     return phone
 
 

@@ -246,7 +246,7 @@ def _free_port() -> int:
 
 
 def start_server(
-    timeout: float | None = None, warm: bool = False, env: dict | None = None
+    timeout: float | None = None, warm: bool = False, env: dict | None = None, port: int | None = None
 ) -> tuple[subprocess.Popen, str]:
     """Start ``streamlit run app.py`` on a free port; return the process and its base URL.
 
@@ -256,13 +256,14 @@ def start_server(
     A port another process took between the check and the server's bind (test processes
     running side by side) is retried on another port. ``timeout``: 180 s for a warm start (it
     computes the digits ladder, maybe beside another test process on 2 cores), 90 s otherwise.
+    ``port``: this port (a server restarted where it was: a browser's storage is per address).
     """
     timeout = timeout or (180 if warm else 90)
     for attempt in range(3):
         try:
-            return _start_server_once(timeout, warm, env or {})
+            return _start_server_once(timeout, warm, env or {}, port)
         except _PortTaken:
-            if attempt == 2:
+            if attempt == 2 or port is not None:
                 raise
     raise AssertionError("unreachable")
 
@@ -271,8 +272,10 @@ class _PortTaken(RuntimeError):
     pass
 
 
-def _start_server_once(timeout: float, warm: bool, extra: dict) -> tuple[subprocess.Popen, str]:
-    port = _free_port()
+def _start_server_once(
+    timeout: float, warm: bool, extra: dict, port: int | None
+) -> tuple[subprocess.Popen, str]:
+    port = port or _free_port()
     command = [
         sys.executable,
         "-m",

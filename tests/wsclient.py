@@ -154,6 +154,15 @@ class Session:
                 run.seconds, run.query_string = time.perf_counter() - started, self.query_string
                 return run
 
+    def join(self, query_string: str, phone: str | None = None, timeout: float | None = None) -> Run:
+        """Open /join as a phone whose browser keeps ``phone`` as its identity (a new random one
+        by default), as the page's storage component would say it (pages/classroom/remembered.py)."""
+        import secrets
+
+        self.run(query_string, timeout=timeout)
+        self.set_json("join_identity", {"value": phone or "p" + secrets.token_urlsafe(12)})
+        return self.run(timeout=timeout)
+
     def widget_id(self, key: str) -> str:
         if key not in self.ids:
             raise KeyError(f"no widget with key {key!r} in the last run ({sorted(self.ids)})")

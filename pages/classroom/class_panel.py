@@ -3,10 +3,12 @@
 - **Start a class** (the sidebar of every lesson page, below its controls, ``sidebar``) opens a room in the shared
   store; the top of the page then shows the join card (``card``): the room code, its QR code and
   the link the phones open, ``<server>/join?room=CODE``.
-- The teacher's control is the room's secret key, kept in the teacher's own link
-  (``?class=CODE&teacher=KEY``, written back on every run so that it survives a reload and a
-  page change) and in no student's link: the same link on a second device controls the same
-  class. Every action passes the key to the store, which checks it on the server.
+- The teacher's control is the room's secret key, in the teacher link
+  (``?class=CODE&teacher=KEY``, shown on demand under "Control from another device", never in
+  presentation mode) and in no student's link: the same link on a second device controls the same
+  class. Once read, the key leaves the address bar and the browser keeps it in its own storage,
+  so a reload or a page change keeps the class. Every action passes the key to the store, which
+  checks it on the server.
 - **Ask the class** beside each "Try this" step (``ask_button``) sets up the step's view and
   sends its question to the phones; at the top of the page the step then shows the class's
   round (``step_round``): the number of answers as they arrive (a fragment that reruns every
@@ -22,15 +24,16 @@ checked by the store like every teacher action.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
 
-from pages.classroom import class_view, kinds, room_store, rooms
+from pages.classroom import class_view, kinds, remembered, room_store, rooms
 from pages.classroom.rooms import Question, RoomError, Round
-from pages.widgets import downloads, lesson
+from pages.widgets import downloads, lesson, present
 
 CODE_PARAM = "class"  # the teacher's link: ?class=CODE&teacher=KEY
 KEY_PARAM = "teacher"
@@ -39,7 +42,10 @@ _HIDDEN = "_class_card_hidden"
 _NOTE = "_class_note"
 _SEEN = "_class_round_seen"  # the class's round the page last showed (code, number)
 _CARD_SEEN = "_class_round_seen_by_card"
-_FOLDED_AT = "_class_card_folded_at"  # the round the join card last folded itself for
+_FOLDED_AT = "_class_card_folded_at"
+_MEMORY = "classic.teacher"  # the browser's own storage: [code, key] of the class it teaches
+_REMEMBER = "_class_remember"  # the teacher's [code, key] for the browser to keep, once
+_FORGET_KEPT = "_class_forget_kept"  # the round the join card last folded itself for
 SIDE_BY_SIDE = 3  # at most this many rounds of one question on the projector at once
 _UNREACHABLE = "The class cannot be reached right now: try again in a moment."
 
@@ -96,25 +102,42 @@ def question_of(page: str, i: int, step: Any) -> Question:
 
 
 def take_link() -> None:
-    """Take the class from the teacher's link on a session's first run; afterwards keep the link
-    in the address (a page change drops query parameters no widget holds). Before the page (and
-    ``card``), so that the page's "Ask the class" buttons know the class."""
-    held = st.session_state.get(_TEACHER)
-    if held:
-        if st.query_params.get(CODE_PARAM) != held[0] or st.query_params.get(KEY_PARAM) != held[1]:
-            st.query_params[CODE_PARAM], st.query_params[KEY_PARAM] = held
-        return
+    """Take the class from the teacher's link, and the key out of the address at once (a
+    projected address bar is photographed); the browser keeps it instead (``remembered``), so a
+    reload, or another page of the app, still teaches the class. Before the page (and ``card``),
+    so that the page's "Ask the class" buttons know the class."""
     code, key = st.query_params.get(CODE_PARAM), st.query_params.get(KEY_PARAM)
-    if code is None and key is None:
+    if code is not None or key is not None:
+        for param in (CODE_PARAM, KEY_PARAM):
+            st.query_params.pop(param, None)
+        if attempt(room_store.shared_store().is_teacher, code, key):
+            st.session_state[_TEACHER] = (rooms.check_code(code), key)
+            st.session_state[_REMEMBER] = json.dumps(st.session_state[_TEACHER])
+        else:
+            st.session_state.setdefault(
+                _NOTE, "This teacher link opens no class: the class expired, or the link is not whole."
+            )
+    with st.sidebar:
+        # A write (or a forget) is mounted until the browser says it back: a run cut short by a
+        # rerun may never have reached the browser.
+        if st.session_state.get(_TEACHER):
+            if (write := st.session_state.get(_REMEMBER)) is not None:
+                if remembered.remembered(_MEMORY, "class_teacher_memory", write=write) == write:
+                    st.session_state.pop(_REMEMBER, None)
+            return
+        forget = st.session_state.get(_FORGET_KEPT, False)
+        kept = remembered.remembered(_MEMORY, "class_teacher_memory", forget=forget, quiet=not forget)
+        if forget and kept == "":
+            st.session_state.pop(_FORGET_KEPT, None)
+    if not kept or forget:
         return
-    if attempt(room_store.shared_store().is_teacher, code, key):
-        st.session_state[_TEACHER] = (rooms.check_code(code), key)
+    try:
+        code, key = json.loads(kept)
+    except (ValueError, TypeError):
         return
-    st.session_state.setdefault(
-        _NOTE, "This teacher link opens no class: the class expired, or the link is not whole."
-    )
-    for param in (CODE_PARAM, KEY_PARAM):
-        st.query_params.pop(param, None)
+    room = attempt(room_store.shared_store().room, code) if isinstance(code, str) else None
+    if room is not None and not room.ended and attempt(room_store.shared_store().is_teacher, code, key):
+        st.session_state[_TEACHER] = (room.code, key)
 
 
 def _teacher_link(base: str, page_path: str, teacher: Teacher) -> str:
@@ -130,13 +153,13 @@ def _start() -> None:
     opened = attempt(room_store.shared_store().open_room, st.context.ip_address or "")
     if opened is not None:
         st.session_state[_TEACHER] = opened
+        st.session_state[_REMEMBER] = json.dumps(opened)  # the browser keeps the key, not the address
         st.session_state[_HIDDEN] = False
 
 
 def _forget() -> None:
     st.session_state.pop(_TEACHER, None)
-    for param in (CODE_PARAM, KEY_PARAM):
-        st.query_params.pop(param, None)
+    st.session_state[_FORGET_KEPT] = True  # and the browser forgets the key
 
 
 def _end() -> None:
@@ -228,15 +251,20 @@ def _open_controls(teacher: Teacher, page_path: str) -> None:
             "A phone cannot open a link to this computer's own name (localhost): open this page "
             "with the computer's network address, and the join link and QR code will use it."
         )
-    with st.popover("Control from another device", icon=":material/devices:"):
-        st.markdown(
-            "Open this link on another device (a laptop, your phone) to control the same class. "
-            "Keep it to yourself: whoever has it can ask, reveal and end. Your address bar holds it "
-            'while you teach: to share a view, use a step\'s "Link to this view", not the address bar.'
+    if present.is_on():  # a projected screen never shows the key, not even on demand
+        st.caption(
+            "The teacher link (to control this class from another device) shows outside presentation mode."
         )
-        st.code(_teacher_link(base, page_path, teacher), language=None, wrap_lines=True)
-        st.markdown("Review the class's drawings on your own device, where the hall cannot see them:")
-        st.code(_teacher_link(base, class_view.REVIEW_PAGE, teacher), language=None, wrap_lines=True)
+    else:
+        with st.popover("Control from another device", icon=":material/devices:"):
+            st.markdown(
+                "Open this link on another device (a laptop, your phone) to control the same class. "
+                "Keep it to yourself: whoever has it can ask, reveal and end. This browser keeps it, "
+                "not its address bar."
+            )
+            st.code(_teacher_link(base, page_path, teacher), language=None, wrap_lines=True)
+            st.markdown("Review the class's drawings on your own device, where the hall cannot see them:")
+            st.code(_teacher_link(base, class_view.REVIEW_PAGE, teacher), language=None, wrap_lines=True)
     with st.popover("End the class", icon=":material/stop_circle:"):
         st.markdown("The phones will see that the class has ended; its answers can then be downloaded.")
         st.button("End the class now", key="class_end", on_click=_end, type="primary")

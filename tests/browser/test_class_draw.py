@@ -220,7 +220,7 @@ def test_a_phone_console_cannot_send_an_oversized_or_fake_drawing(draw_server, s
     store.ask(code, key, class_draw.question(7))
     send_key = "class_draw_send_1"
     with Session(draw_server, "join") as phone:
-        shown = phone.run(f"room={code}")
+        shown = phone.join(f"room={code}")
         assert not shown.exceptions and store.joined(code) == 1
         canvas_key = next(key for key in phone.ids if key.startswith("class_draw_canvas_1_"))
         for hostile, why in [

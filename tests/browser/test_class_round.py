@@ -16,17 +16,18 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 import tempfile
 import time
 from contextlib import ExitStack
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 import pytest
 from conftest import assert_no_exception_box, new_context, screenshot, start_server, stop_server
 from redis_server import redis_server, require_redis
 
-from pages.classroom import room_store
+from pages.classroom import class_panel, room_store
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(900)]
 
@@ -67,6 +68,19 @@ def until(condition, what: str, seconds: float = 60) -> None:
 
 def wait_idle(page) -> None:
     page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=WAIT)
+
+
+def teacher_kept(page) -> tuple[str, str]:
+    """The [code, key] the teacher's browser keeps in its own storage (pages/classroom/remembered.py),
+    once it has written them."""
+    read = "localStorage.getItem('classic.teacher')"
+    until(lambda: page.evaluate(read) is not None, "the teacher's browser to keep the key", 30)
+    return tuple(json.loads(page.evaluate(read)))
+
+
+def teacher_link(page, base: str, path: str = PAGE) -> str:
+    code, key = teacher_kept(page)
+    return f"{base}/{path}?" + urlencode({class_panel.CODE_PARAM: code, class_panel.KEY_PARAM: key})
 
 
 def start_class(projector, base: str) -> tuple[str, str]:
@@ -134,10 +148,11 @@ def run_round(browser, teacher_base: str, phone_bases: list[str], store, name: s
     """The whole round; ``phone_bases[i % len]`` is the server phone ``i`` joins through."""
     projector = open_tab(browser, PROJECTOR)
     code, link = start_class(projector, teacher_base)
-    # The teacher's link holds the key, the phones' link never does.
-    assert f"class={code}" in projector.url and "teacher=" in projector.url
-    key = re.search(r"teacher=([^&]+)", projector.url).group(1)
-    assert store.is_teacher(code, key)
+    # The key is never in the projector's address (it is photographed): the teacher's browser
+    # keeps it in its own storage; the phones' link never has it.
+    assert "teacher=" not in projector.url and "class=" not in projector.url
+    code_kept, key = teacher_kept(projector)
+    assert code_kept == code and store.is_teacher(code, key) and key not in projector.inner_text("body")
     assert link == f"{teacher_base}/join?room={code}" and key not in link
     qr = projector.get_by_test_id("class-join-card").locator("img")
     assert qr.get_attribute("src").startswith("data:image/svg+xml")  # the QR code, nothing fetched
@@ -147,13 +162,19 @@ def run_round(browser, teacher_base: str, phone_bases: list[str], store, name: s
     assert card["height"] >= 80 and card["y"] + card["height"] <= PROJECTOR["height"]
     screenshot(projector, f"class_{name}_projector_card")
     assert_axe_clean(projector, "the projector's join card")
-    # Another page keeps the class: the teacher's link stays in the address, the card on the page.
+    # Another page keeps the class, and so does a reload (a new session): the card on the page,
+    # never the key in the address.
     projector.locator('[data-testid="stSidebarNav"] a', has_text="Home").click()
-    projector.wait_for_url(re.compile(rf"class={code}.*teacher="), timeout=WAIT)
+    projector.wait_for_url(re.compile(r"/(\?|$)"), timeout=WAIT)
     projector.get_by_test_id("class-code").wait_for()
     projector.locator('[data-testid="stSidebarNav"] a', has_text="Perceptron").click()
-    projector.wait_for_url(re.compile(rf"/{PAGE}\?.*class={code}"), timeout=WAIT)
+    projector.wait_for_url(re.compile(rf"/{PAGE}"), timeout=WAIT)
     projector.get_by_test_id("class-code").wait_for()
+    projector.reload()
+    projector.get_by_test_id("class-code").wait_for(timeout=WAIT)
+    assert "teacher=" not in projector.url
+    # Presenting, the teacher link is not even on demand.
+    assert projector.get_by_role("button", name="Control from another device").count() == 0
 
     phones = []
     nickname = "=HYPERLINK(1)"
@@ -210,7 +231,7 @@ def run_round(browser, teacher_base: str, phone_bases: list[str], store, name: s
     # "Ask again" from the teacher's second device, by the teacher's link (on the other server
     # when there are two): it shows the class as the projector does, and the projector follows.
     other = open_tab(browser, PROJECTOR)
-    other.goto(projector.url.replace(teacher_base, phone_bases[-1]))
+    other.goto(teacher_link(projector, phone_bases[-1]) + "&present=1")
     other.get_by_text(f"Vote 1 · {PHONES} answers").wait_for()
     other.get_by_role("button", name="Ask again").click()
     other.get_by_text("Vote 2").wait_for()
@@ -284,7 +305,7 @@ def test_the_class_survives_a_server_restart_and_the_teacher_link_still_works(br
         browser = stack.enter_context(Tabs(browser))
         projector = open_tab(browser, PROJECTOR)
         code, link = start_class(projector, base)
-        teacher_query = projector.url.split("?", 1)[1]
+        other_link = teacher_link(projector, base)
         phones = [open_tab(browser, PHONE, phone=True) for _ in range(2)]
         for phone in phones:
             phone.goto(link)
@@ -297,10 +318,11 @@ def test_the_class_survives_a_server_restart_and_the_teacher_link_still_works(br
             tap(phone, pick)
             wait_count(projector, n)
         phone_paths = [phone.url.removeprefix(base) for phone in phones]
-        assert all("me=" in path for path in phone_paths)
+        assert not any("me=" in path for path in phone_paths)  # the phone's identity is not in its link
 
         stop_server(process)
-        process, base = start_server(env=sqlite)
+        process, again = start_server(env=sqlite, port=int(base.rsplit(":", 1)[1]))
+        assert again == base
         stack.callback(stop_server, process)
         assert store.counts(code, 1)[:2] == (1, 1) and store.joined(code) == 2
 
@@ -308,11 +330,17 @@ def test_the_class_survives_a_server_restart_and_the_teacher_link_still_works(br
         # at the top, its two answers, and the teacher's controls.
         # A laptop's screen, not presenting.
         other = open_tab(browser, {"width": 1440, "height": 900})
-        other.goto(f"{base}/{PAGE}?{teacher_query.replace('present=true&', '')}")
+        other.goto(other_link)
         # A question is asked: the card is folded to its line (the code and the join link).
         other.get_by_text(f"Class {code} · join at").wait_for(timeout=WAIT)
         wait_count(other, 2)
+        assert "teacher=" not in other.url  # read, then out of the address
         screenshot(other, "class_restart_projector")
+        # Not presenting, the teacher link shows on demand, for yet another device.
+        other.get_by_role("button", name="Control from another device").click()
+        shown = other.locator('[data-testid="stPopoverBody"] code').first.inner_text()
+        assert shown.endswith(other_link.split("/", 3)[3]) and f"teacher={teacher_kept(other)[1]}" in shown
+        other.keyboard.press("Escape")
         for phone, path, pick in zip(phones, phone_paths, picks, strict=True):
             phone.goto(base + path)  # a reload, on the restarted server
             phone.get_by_text(f"Your answer: {pick}").wait_for()
@@ -345,11 +373,12 @@ def test_a_wrong_teacher_key_gets_no_control_and_a_student_sees_none(browser, tm
         assert page.get_by_role("button", name="End the class").count() == 0
         until(lambda: "teacher=" not in page.url, "the wrong key to leave the address")
         phone = open_tab(browser, PHONE, phone=True)
-        # Even with the key in a phone's link; and a phone id that is not one is replaced.
+        # Even with the key in a phone's link; an identity in a link is never used.
         phone.goto(f"{base}/join?room={code}&teacher={key}&me=%3Cb%3Eid%3C%2Fb%3E")
         phone.get_by_text("Waiting for the teacher").wait_for()
-        until(lambda: re.search(r"me=[A-Za-z0-9_-]{8,40}(&|$)", phone.url), "a new phone id in the address")
-        assert list(store._phones(code)) == [re.search(r"me=([A-Za-z0-9_-]+)", phone.url).group(1)]
+        until(lambda: "me=" not in phone.url, "the link's identity to leave the address")
+        kept = phone.evaluate("localStorage.getItem('classic.phone')")
+        assert list(store._phones(code)) == [kept] and kept != "<b>id</b>"
         for label in ("Start a class", "End the class", "Reveal", "Ask the class", "Ask again"):
             assert phone.get_by_role("button", name=label).count() == 0
         assert not store.room(code).ended and store.current(code) is None

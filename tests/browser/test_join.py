@@ -189,3 +189,29 @@ def test_a_nickname_typed_in_the_room_code_field_keeps_the_phone_in_its_class(ph
     assert phone.get_by_text("could not be used").count() == 0
     assert store.joined(code) == 1
     assert_no_exception_box(phone)
+
+
+def test_a_forwarded_link_joins_as_a_new_phone_and_a_reload_keeps_the_phone(browser, phone_server, store):
+    """The phone's identity lives in its browser, not its link: five students on one forwarded
+    link are five phones, and the first one's answer is never overwritten; a reload is the same
+    phone."""
+    code, key = store.open_room()
+    store.ask(code, key, K1)
+    with new_context(browser, viewport=PHONE, has_touch=True, is_mobile=True) as first_context:
+        first = first_context.new_page()
+        first.goto(f"{phone_server}/join?room={code}")
+        first.get_by_role("button", name=K1.choices[0], exact=True).tap()
+        until(lambda: store.counts(code, 1)[0] == 1, "the first phone's answer")
+        forwarded = first.url  # what a student would paste into a chat
+        assert "me=" not in forwarded
+        for _ in range(2):
+            with new_context(browser, viewport=PHONE, has_touch=True, is_mobile=True) as friend_context:
+                friend = friend_context.new_page()
+                friend.goto(forwarded)
+                friend.get_by_role("button", name=K1.choices[1], exact=True).tap()
+                friend.get_by_text(f"Your answer: {K1.choices[1]}").wait_for()
+        until(lambda: store.counts(code, 1) == (1, 2, 0), "each friend counted as a phone of its own")
+        assert store.joined(code) == 3
+        first.reload()
+        first.get_by_text(f"Your answer: {K1.choices[0]}").wait_for()  # the same phone
+        assert store.joined(code) == 3

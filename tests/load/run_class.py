@@ -114,7 +114,11 @@ class Phone(threading.Thread):
         return shown
 
     def _follow(self, phone: Session) -> None:
-        self._timed(phone, "join", query_string=f"room={self.code}")
+        started = time.perf_counter()
+        shown = phone.join(f"room={self.code}")
+        self.stats["client"].setdefault("join", []).append(time.perf_counter() - started)
+        if shown.exceptions:
+            self.stats["errors"].append(f"phone {self.number} join: {shown.exceptions[0]}"[:300])
         self.stats["joined"].add(self.number)
         fragment = next(iter(phone.fragments), "")
         next_poll = time.time() + POLL
