@@ -14,7 +14,7 @@ from pages.server.shell import ensure_app_shell
 from pages.widgets import points, present, shared
 from pages.widgets import tree_views as views
 from pages.widgets.data import load_house_votes
-from pages.widgets.lesson import Step, compare_link, how_it_works, try_this
+from pages.widgets.lesson import Step, compare_link, hidden, how_it_works, try_this, withheld
 from pages.widgets.players import frame_player, linked_frame
 
 ensure_app_shell()
@@ -38,6 +38,7 @@ TABLES, VOTES, UPLOAD = lesson.data_sets(load_house_votes), lesson.VOTES, lesson
 CRITERIA, MISSING = lesson.CRITERION_NAMES, lesson.MISSING_NAMES
 BASES, ROWS = lesson.LOG_BASES, lesson.VOTES_ROWS
 TABS = ["Tree", "Regions", "Data & rules", "Evaluation", "AND vs parity"]
+PAGE = "decision-tree"
 
 
 def new_tree() -> None:
@@ -105,6 +106,7 @@ if name == UPLOAD:
     except ValueError as error:
         st.error(f"The file {url.code_span(upload.name)} cannot be used: {url.code_span(error)}")
         url.stop()
+    st.caption(f":material/link_off: {lesson.UPLOAD_NOT_IN_LINK}")
 elif name == lesson.YOURS:  # click, edit, upload; the points travel in the link as tree_user_points
     _, start, n_classes = point_sets.your_points("tree")
     X, y, names = lesson.point_table(*points.user_points("tree_user", n_classes, start, least=2))
@@ -118,21 +120,34 @@ else:
         X, y = lesson.complete_rows(X, y)
     model, steps = grow((name, seed, rows_rule), params, prune, fraction, seed, base, X, y, names)
 row, splits, present_on = min(row, len(y)), len(steps), present.is_on()
+# A question on what the tree will do is asked: its splits stay out of every view until the reveal,
+# which then opens the player on the first split (the answer, with its scores).
+splits_hidden = hidden(PAGE, lesson.SPLITS)
+revealing = not splits_hidden and st.session_state.pop("_tree_withheld", False)
+if splits_hidden:
+    st.session_state["_tree_withheld"] = True
 
 tabs = dict(zip(TABS, st.tabs(TABS, key="tree_tab", on_change="rerun", bind="query-params"), strict=True))
 shown = next((tab_name for tab_name, tab in tabs.items() if tab.open), TABS[0])
 with tabs[shown]:
     if shown == "Tree":
+        if revealing and splits:
+            st.session_state["tree_step"] = 1
         step = linked_frame("tree_step", "tree_player", splits, splits)  # the player is its one control
-        view = figures.player_data(model, step, present_on, X[row - 1], steps)
+        view = figures.player_data(model, step, present_on, X[row - 1], steps, withheld=splits_hidden)
         frame_player("tree_player.html", "tree_player", "tree_step", view)
-        st.caption(lesson.summary(model, X, y, row, url.code_span))
-        if name == VOTES:
-            st.caption(lesson.votes_rows_note(rows_rule, *whole[:2], model))
-        if 0 < step <= splits:
-            views.worked_by_hand(model, step, base, (X, y) if name == lesson.HASKIDS else None)
+        if splits_hidden:
+            withheld(st, "Every split ID3 makes, with its scores,")
+        else:
+            st.caption(lesson.summary(model, X, y, row, url.code_span))
+            if name == VOTES:
+                st.caption(lesson.votes_rows_note(rows_rule, *whole[:2], model))
+            if 0 < step <= splits:
+                views.worked_by_hand(model, step, base, (X, y) if name == lesson.HASKIDS else None)
         if name == lesson.ARYA:
-            views.post_beside_id3(X, y, names, X[row - 1])
+            views.post_beside_id3(X, y, names, X[row - 1], hidden(PAGE, lesson.ID3_TREE))
+        if splits_hidden:  # what the question is asked on: the rows the root holds
+            views.data_table(X, y, names)
     elif shown == "Regions" and not figures.on_a_plane(model, X):
         st.info("Choose 2-D points (clusters, moons, …, or your own), or upload two numeric columns.")
     elif shown == "Regions":
@@ -144,11 +159,15 @@ with tabs[shown]:
             frame_player("tree_player.html", "tree_whole", "tree_step", view, report=False)
         st.caption(lesson.summary(model, X, y, row, url.code_span) + " Click a point to follow it.")
     elif shown == "Data & rules":
-        views.data_and_rules(model, X, y, names)
+        views.data_and_rules(model, X, y, names, rules_hidden=splits_hidden)
     elif shown == "AND vs parity":
         sizes = representation_sizes()
-        present.chart(st, figures.representation_spec(sizes), alt="Nodes for AND and parity of n bits")
-        st.caption(lesson.representation_text(sizes))
+        parity = not hidden(PAGE, lesson.PARITY)
+        alt = "Nodes for AND and parity of n bits" if parity else "Nodes for AND of n bits"
+        present.chart(st, figures.representation_spec(sizes, parity), alt=alt)
+        st.caption(lesson.representation_text(sizes, parity))
+        if not parity:
+            withheld(st, "Parity's line, with its node count,")
     elif len(y) < 30:  # the Evaluation tab from here on
         st.info(f"With {len(y)} rows there is nothing to hold out: choose the 1984 votes or 2-D points.")
     elif not lesson.slow_to_evaluate(X) or st.toggle(lesson.evaluate_label(X, seed), key="tree_run"):
@@ -159,6 +178,8 @@ with tabs[shown]:
             views.show_table(lesson.claims_table(protocol(*whole[:2]), *whole))
             st.caption(lesson.ties_note(protocol(*whole[:2])))
 
-try_this("decision-tree", [Step(**step) for step in shared.tree_steps()])
+if name == UPLOAD:  # beside the steps' links, which cannot carry it either
+    st.caption(f":material/link_off: {lesson.UPLOAD_NOT_IN_LINK}")
+try_this(PAGE, [Step(**step) for step in shared.tree_steps()])
 compare_link(X, y, "tree", name)
 how_it_works(tree_sources.textbook_id3, criteria.split_scores, **lesson.HOW_IT_WORKS)

@@ -212,3 +212,55 @@ def test_and_needs_2n_plus_1_nodes_parity_2_to_the_n_plus_1_minus_1():
     X, y, names = datasets.load_parity(4)
     assert ID3(min_gain=-1).fit(X, y, names).score(X, y) == 1.0
     assert [score_split(X[:, j], y).gain for j in range(4)] == [0.0] * 4
+
+
+# --------------------------------------------------------------------------------------------
+# The "Try this" steps asked honestly: what each hides, and the texts of its answer
+# --------------------------------------------------------------------------------------------
+
+
+def test_every_steps_tells_are_in_its_reveal_and_none_is_in_its_question():
+    from classic.lessons import tree as lesson
+
+    steps = lesson.try_this_steps()
+    parts = {lesson.SPLITS, lesson.ID3_TREE, lesson.PARITY}
+    for step in steps:
+        assert step["tells"] and set(step["hides"]) <= parts, step["title"]
+        asked = " ".join([step["question"], *step["options"]])
+        assert [t for t in step["tells"] if t not in step["why"]] == [], step["title"]  # the reveal says them
+        assert [t for t in step["tells"] if t in asked] == [], step["title"]
+    tennis = ID3().fit(*datasets.load_play_tennis())
+    gains = {c.feature: c.gain for c in tennis.steps_[0].candidates()}
+    assert steps[0]["tells"] == ("asks about Outlook", *(f"{f} {g:.4f}" for f, g in gains.items()))
+    assert steps[1]["tells"] == ("0.3113 bits",)  # HasKids' gain, in bits
+    assert steps[3]["tells"][0] == "asks about Temperature" and steps[3]["answer"] == "No"
+    assert steps[4]["tells"] == ("31 nodes", lesson.PARITY_NODES) == ("31 nodes", "2ⁿ⁺¹ − 1")
+
+
+def test_a_withheld_player_sends_the_root_alone_and_no_split():
+    from classic.viz import tree_figures
+
+    X, y, names = datasets.load_play_tennis()
+    model = ID3().fit(X, y, names)
+    whole = tree_figures.player_data(model, 2, path=X[0])
+    data = tree_figures.player_data(model, 2, path=X[0], withheld=True)
+    assert whole["steps"] and whole["nodes"][0]["test"] == "Outlook" and not whole["withheld"]
+    assert data["steps"] == [] and data["start"] == 0 and data["withheld"] is True
+    assert data["nodes"] == [{**whole["nodes"][0], "test": None, "split": None}]
+    assert data["path"] == whole["path"][:1] and "Outlook" not in str(data)
+
+
+def test_and_alone_while_parity_is_asked():
+    from classic.lessons import tree as lesson
+    from classic.viz import tree_figures
+
+    sizes = representation_sizes(range(2, 9))
+    alone = tree_figures.representation_spec(sizes, parity=False)
+    assert {v["function"] for v in alone["data"]["values"]} == {"AND"}
+    assert {v["function"] for v in tree_figures.representation_spec(sizes)["data"]["values"]} == {
+        "AND",
+        "parity",
+    }
+    text = lesson.representation_text(sizes, parity=False)
+    assert "parity" not in text and lesson.PARITY_NODES not in text and "2n + 1" in text
+    assert lesson.PARITY_NODES in lesson.representation_text(sizes)

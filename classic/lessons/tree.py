@@ -109,13 +109,19 @@ def ties_note(results: Sequence[Any]) -> str:
     )
 
 
-def representation_text(sizes: dict[str, list[int]]) -> str:
-    """What the AND/parity chart shows, with its numbers."""
+PARITY_NODES = "2ⁿ⁺¹ − 1"  # the nodes of a tree for the parity of n bits: every path tests every bit
+
+
+def representation_text(sizes: dict[str, list[int]], parity: bool = True) -> str:
+    """What the AND/parity chart shows, with its numbers; ``parity=False``: AND's part alone (the
+    parity question asked, its answer not yet revealed)."""
     n, first, last = sizes["n"], 0, -1
-    return (
-        f"AND of n bits needs {sizes['AND'][first]} nodes at n = {n[first]} and {sizes['AND'][last]} at n = {n[last]} "
+    text = f"AND of n bits needs {sizes['AND'][first]} nodes at n = {n[first]} and {sizes['AND'][last]} at n = {n[last]} "
+    if not parity:
+        return text + "(2n + 1: O(n) tests)."
+    return text + (
         f"(2n + 1: O(n) tests); parity (XOR) needs {sizes['parity'][first]} and {sizes['parity'][last]} "
-        f"(2ⁿ⁺¹ − 1: O(2ⁿ)), as the CS 886 slides say. Grown with minimum score 0, ID3 does not even start on "
+        f"({PARITY_NODES}: O(2ⁿ)), as the CS 886 slides say. Grown with minimum score 0, ID3 does not even start on "
         f"parity ({plural(sizes['parity, as ID3 grows it'][last], 'node')}): no single feature gains anything."
     )
 
@@ -150,11 +156,28 @@ def summary(model: Any, X: Any, y: Any, row: int, quote: Any = str) -> str:
     ).strip()
 
 
+# The parts of the page a step can hide until its answer is revealed (``Step.hides``).
+SPLITS = "splits"  # the player's splits and score tables, the tree's size, its rules
+ID3_TREE = "id3_tree"  # ID3's tree drawn beside the post's, and the note comparing them
+PARITY = "parity"  # parity's line on the AND/parity chart and its node count
+
+
+def _first_split(model: Any) -> tuple[str, tuple[str, ...]]:
+    """The reveal of a question on the root ("ID3 asks about Outlook first, the largest gain:
+    Outlook 0.2467, …") and its texts that give the answer away."""
+    root = model.root_.feature
+    gains = tuple(f"{c.feature} {number(c.gain)}" for c in model.steps_[0].candidates())
+    why = f"ID3 asks about {root} first, the largest gain: {', '.join(gains)} bits."
+    return why, (f"asks about {root}", *gains)
+
+
 def try_this_steps() -> list[dict]:
     """The page's predict-then-reveal steps, every answer computed by the library.
 
-    A question on what the tree will do sets the player to 0 splits (the root alone, no step
-    table): the student predicts first, then steps the split in to check.
+    A question on what the tree will do sets the player to 0 splits and hides every split (the
+    player shows the root alone, the data beside it): the student predicts from the data, then
+    the reveal shows the splits. Each step's ``tells`` are texts of its answer that the page
+    shows only once it is revealed.
     """
     tennis = id3.ID3().fit(*datasets.load_play_tennis())
     tests = id3.ID3().fit(*datasets.load_two_tests())
@@ -163,6 +186,9 @@ def try_this_steps() -> list[dict]:
     sizes_of = [f"{int(n)}/{len(kids_y)}" for n in kids.counts.sum(axis=1)]
     sizes = tree_sources.representation_sizes([4])
     arya = id3.ID3().fit(*datasets.load_arya())
+    (tennis_why, tennis_tells), (tests_why, tests_tells) = _first_split(tennis), _first_split(tests)
+    arya_why, arya_tells = _first_split(arya)
+    parity = f"{sizes['parity'][0]} nodes"
     return [
         {
             "title": "Play Tennis: the first question",
@@ -170,9 +196,9 @@ def try_this_steps() -> list[dict]:
             "question": "Which attribute will ID3 split on first?",
             "options": ["Outlook", "Temperature", "Humidity", "Wind"],
             "answer": tennis.root_.feature,
-            "why": "It leaves the least entropy behind: gain "
-            f"{number(next(c.gain for c in tennis.steps_[0].candidates() if c.chosen))} bits, the largest in the "
-            "step table.",
+            "why": tennis_why,
+            "hides": (SPLITS,),
+            "tells": tennis_tells,
         },
         {
             "title": "The slides' HasKids table",
@@ -183,6 +209,10 @@ def try_this_steps() -> list[dict]:
             "why": f"H(y) = {number(kids.before)}, H(y | HasKids) = "
             + " + ".join(f"{w} · {number(t)}" for w, t in zip(sizes_of, kids.terms, strict=True))
             + f" = {number(kids.after)}, so the gain is {number(kids.gain)} bits.",
+            "hides": (SPLITS,),
+            # The options are the bare numbers: the gain in bits, as the step table and the slides'
+            # worked example (shown with the splits) print it, is what gives it away.
+            "tells": (f"{number(kids.gain)} bits",),
         },
         {
             "title": "The slides' Test1 vs Test2",
@@ -190,9 +220,9 @@ def try_this_steps() -> list[dict]:
             "question": "Which test gains more?",
             "options": ["Test1", "Test2"],
             "answer": tests.root_.feature,
-            "why": "Compare the two gains in the step table: "
-            + ", ".join(f"{c.feature} {number(c.gain)}" for c in tests.steps_[0].candidates())
-            + " bits.",
+            "why": tests_why,
+            "hides": (SPLITS,),
+            "tells": tests_tells,
         },
         {
             "title": "The post's tree for Arya",
@@ -200,9 +230,9 @@ def try_this_steps() -> list[dict]:
             "question": "The post draws Wind at the root. Does ID3 agree?",
             "options": ["Yes", "No"],
             "answer": "Yes" if arya.root_.feature == "Wind" else "No",
-            "why": f"ID3 asks about {arya.root_.feature} first: "
-            + ", ".join(f"{c.feature} {number(c.gain)}" for c in arya.steps_[0].candidates())
-            + " bits.",
+            "why": arya_why,
+            "hides": (SPLITS, ID3_TREE),
+            "tells": arya_tells,
         },
         {
             "title": "AND against parity",
@@ -210,7 +240,9 @@ def try_this_steps() -> list[dict]:
             "question": "How many nodes does a tree need for the parity (XOR) of 4 bits?",
             "options": ["9", "15", "31", "63"],
             "answer": str(sizes["parity"][0]),
-            "why": f"Every path must test every bit: {sizes['parity'][0]} nodes, against {sizes['AND'][0]} for AND.",
+            "why": f"Every path must test every bit: {PARITY_NODES} = {parity}, against {sizes['AND'][0]} for AND.",
+            "hides": (PARITY,),
+            "tells": (parity, PARITY_NODES),
         },
     ]
 
@@ -221,6 +253,12 @@ def upload_label() -> str:
         f"A CSV file: first row = column names; up to {tables.MAX_BYTES // 1000:,} kB, {tables.MAX_ROWS:,} rows, "
         f"{tables.MAX_COLUMNS} columns, {tables.MAX_CATEGORIES} values per categorical column"
     )
+
+
+UPLOAD_NOT_IN_LINK = (
+    "Your uploaded table is kept in no link: the address bar and a step's “Link to this view” open the page "
+    "without it (with the upload box, or the step's own table). To share this tree, send the CSV file."
+)
 
 
 CRITERION_NAMES = {name: rule.title for name, rule in criteria.CRITERIA.items()}
@@ -297,6 +335,7 @@ def data_sets(load_votes: Any) -> dict[str, Any]:
 ARYA_HEADING = (
     "**The post's hand-drawn tree beside the tree ID3 grows** (information gain, on the same six days)"
 )
+ARYA_HEADING_ALONE = "**The post's hand-drawn tree** (on the six days of the table)"  # ID3's hidden
 
 
 def arya_trees(X: Any, y: Any, names: Sequence[str]) -> list[tuple[str, Any]]:

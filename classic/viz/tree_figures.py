@@ -278,6 +278,9 @@ def player_steps(model: Any, base: float = 2.0) -> list[dict]:
     return steps
 
 
+ROOT_HEIGHT = 150  # px: the player's frame for the root alone, leaving the data in view below it
+
+
 def player_data(
     model: Any,
     start: int = 0,
@@ -285,27 +288,36 @@ def player_data(
     path: Sequence[Any] | None = None,
     steps: list[dict] | None = None,
     tables: bool = True,
+    withheld: bool = False,
 ) -> dict:
     """Everything the step player draws, as JSON: the tree's nodes, every split, the theme.
 
     ``start`` is the frame shown first (the number of splits made); ``present`` enlarges the
     text for a projector; ``path`` is a record whose path through the tree is outlined;
     ``steps`` is ``player_steps(model)`` when already at hand (it is the costly part);
-    ``tables=False`` leaves out the score tables (a view of the tree beside another figure).
+    ``tables=False`` leaves out the score tables (a view of the tree beside another figure);
+    ``withheld`` sends the root alone, its counts without its test, and no split (a question on
+    what the tree will do is asked: nothing of its answer reaches the browser before the reveal).
     """
     steps = player_steps(model) if steps is None else steps
     classes = [str(c) for c in model.classes_]
+    nodes = tree_nodes(model)
+    shown = [node.id for node in model.decision_path(path)] if path is not None else []
+    if withheld:
+        nodes, steps, start = [{**nodes[0], "test": None, "split": None}], [], 0
+        shown = shown[:1]
     return {
         "classes": classes,
-        "nodes": tree_nodes(model),
+        "nodes": nodes,
         "steps": steps,
         "start": int(min(max(start, 0), len(steps))),
-        "note": size_note(model),
-        "path": [] if path is None else [int(node.id) for node in model.decision_path(path)],
+        "note": "" if withheld else size_note(model),
+        "path": [int(node) for node in shown],
+        "withheld": bool(withheld),
         "present": bool(present),
         "tables": bool(tables),
         "font": 18 if present else 14,
-        "height": 330 if present else 420,
+        "height": ROOT_HEIGHT if withheld else 330 if present else 420,
         "theme": {
             **theme.player_theme(len(classes)),
             "highlight": theme.HIGHLIGHT,
@@ -493,11 +505,13 @@ def learning_curve_spec(result: Any) -> dict:
     return spec
 
 
-def representation_spec(sizes: dict[str, list[int]]) -> dict:
-    """Nodes against n for AND and parity on a log scale: a line against an exponential."""
+def representation_spec(sizes: dict[str, list[int]], parity: bool = True) -> dict:
+    """Nodes against n for AND and parity on a log scale: a line against an exponential
+    (``parity=False``: AND's line alone, while a question on parity's count is asked)."""
+    functions = ("AND", "parity") if parity else ("AND",)
     rows = [
         {"n": n, "nodes": nodes, "function": name}
-        for name in ("AND", "parity")
+        for name in functions
         for n, nodes in zip(sizes["n"], sizes[name], strict=True)
     ]
     spec = line_spec(rows, "n", "nodes", "function", "Nodes ID3 needs for n binary features")

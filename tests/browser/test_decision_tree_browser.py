@@ -1,8 +1,9 @@
 """The ID3 page in a real browser: the step player grows the tree split by split in the browser
 (keys and buttons drive it, playing sends nothing per frame), the split it rests on is in the link
 (tree_step) and a fresh browser opens on it, a link restores a pruned tree exactly, presentation
-mode fits 1280×720 and takes the keyboard, and an uploaded CSV full of markup makes the browser
-fetch nothing."""
+mode fits 1280×720 and takes the keyboard, an uploaded CSV full of markup makes the browser
+fetch nothing, and a question on the tree is asked over the root alone, its reveal opening the
+first split."""
 
 import json
 from urllib.parse import urlencode, urlsplit
@@ -356,3 +357,50 @@ def test_2d_regions_take_their_column_with_the_legend_above_the_fold(server, bro
     assert not table.is_visible()  # beside the regions the player shows the tree, not its score tables
     assert_no_exception_box(page)
     page.screenshot(path=str(screenshot(page, f"decision-tree-regions-legend-{size[0]}")), full_page=False)
+
+
+def ask_step(page, server: str, i: int) -> None:
+    """Step ``i`` set up from "Set up this view" on the projector (1280×720, presentation mode)."""
+    from test_classroom import open_presenting, open_try_this
+
+    page.set_viewport_size({"width": 1280, "height": 720})
+    open_presenting(page, server, "decision-tree")
+    assert open_try_this(page)
+    expander = page.locator('[data-testid="stExpander"]', has_text="Try this")
+    button = expander.get_by_role("button", name="Set up this view").nth(i - 1)
+    button.scroll_into_view_if_needed()
+    button.click()
+    page.locator(".st-key-try_step").wait_for()
+    wait_for_app(page)
+
+
+def test_a_question_on_the_tree_shows_the_root_alone_and_the_reveal_opens_the_first_split(
+    server, browser_page
+):
+    """Asked which attribute ID3 splits Play Tennis on first, the player held every split: one
+    press of → (or its JSON) read the answer before the vote. Asked, it draws the root alone with
+    nothing to play; the reveal opens it on the first split, the answer's own figure."""
+    from classic.lessons import tree as lesson
+
+    page, step = browser_page, lesson.try_this_steps()[0]
+    ask_step(page, server, 1)
+    root = player(page, PLAYER)
+    assert data(root)["withheld"] is True and shown(root) == 0
+    assert root.locator("#status").inner_text() == "The root holds all 14 rows."
+    assert (
+        "Every split ID3 makes, with its scores, is hidden"
+        in page.locator('[data-testid="stMain"]').inner_text()
+    )
+    assert not root.locator(".bar").is_visible() and not root.locator("#headline").is_visible()
+    drawn = root.evaluate("(root) => [...root.querySelectorAll('#view text')].map(t => t.textContent)")
+    assert drawn[0] == "Yes" and not [t for t in drawn if t in step["options"]]  # the root: a leaf's label
+    asked = page.locator('[data-testid="stMain"]').inner_text() + root.inner_text()
+    assert not [token for token in step["tells"] if token in asked]
+    page.screenshot(path=str(screenshot(page, "decision-tree-step-1-asked")), full_page=False)
+    page.locator(".st-key-try_step").get_by_role("radio", name=step["answer"], exact=True).check(force=True)
+    root.locator("#status", has_text="Split 1 of").wait_for(timeout=60_000)
+    wait_for_app(page)
+    assert shown(root) == 1 and root.locator(".bar").is_visible()
+    assert "asks about Outlook" in root.locator("#status").inner_text()
+    assert root.locator("#headline").inner_text().startswith("Outlook: gain 0.2467")
+    page.screenshot(path=str(screenshot(page, "decision-tree-step-1-revealed")), full_page=False)

@@ -1,7 +1,7 @@
 """The ID3 page in AppTest: every table and tab, widgets at their extremes, the sources' numbers
 (the slides' 0.9183 / 0.6887 / 0.3113 and their ln figures, Test1 vs Test2, the post's claims on
-the votes), links that carry the view, uploads good, bad and hostile, and each "Try this" reveal
-checked against the library."""
+the votes), links that carry the view, uploads good, bad and hostile (and that no link keeps
+them), and each "Try this" step: asked, nothing of its answer shown; revealed, the library's."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from classic.lessons import tree as lesson
 from classic.lessons import tree_sources
 from classic.viz import tree
 from classic.viz import tree_figures as figures
-from pages.server.url import code_span
+from pages.server.url import code_span, escape_markdown
 
 TABLES = [name for name in lesson.data_sets(None) if name != lesson.UPLOAD]
 SMALL = [
@@ -49,7 +49,12 @@ def linked(params: dict, timeout: float = 60):
 
 def player(at, index: int = 0) -> dict:
     """The JSON the step player was given (a components.v2 component)."""
-    return json.loads(at.get("bidi_component")[index].proto.json)
+    return json.loads(players(at)[index].proto.json)
+
+
+def players(at) -> list:
+    """The page's tree players (class mode may add components of its own)."""
+    return [c for c in at.get("bidi_component") if str(c.key).startswith("tree_")]
 
 
 def text(at) -> str:
@@ -309,7 +314,7 @@ def test_an_uploaded_csv_grows_a_tree_and_bad_files_give_one_clear_error():
     ):
         upload(at, name, data)
         assert len(at.error) == 1 and "cannot be used" in at.error[0].value, name
-        assert not at.get("bidi_component")
+        assert not players(at)
 
 
 def _reason(data: bytes, label: str | None = None) -> str:
@@ -367,7 +372,8 @@ def test_markup_in_an_upload_is_shown_as_text_everywhere():
     data = player(at)
     assert data["nodes"][0]["test"] == HOSTILE  # JSON text, set with textContent by the player
     link = "[a](http://example.invalid)"
-    assert code_span(link) in at.caption[0].value  # the row's label, verbatim in a code span
+    summary = next(c.value for c in at.caption if "follows" in c.value)
+    assert code_span(link) in summary  # the row's label, verbatim in a code span
     markdown = " ".join(e.value for e in [*at.markdown, *at.caption, *at.error, *at.info])
     assert markdown.replace(code_span(link), "").count("](http") == 0  # no other copy outside a code span
     for tab in ("Data & rules", "Evaluation", "Regions"):
@@ -376,6 +382,19 @@ def test_markup_in_an_upload_is_shown_as_text_everywhere():
         assert_no_exception(at)
     upload(at, HOSTILE + ".csv", b"a,a\n1,2\n")
     assert at.error[0].value.startswith(f"The file {code_span(HOSTILE + '.csv')} cannot be used: `")
+
+
+def test_presenting_an_upload_its_tables_show_markup_as_typed():
+    """On the projector a small table is st.table, which reads each header and cell as Markdown: a
+    file's "[a](http://…)" class was a link (an image would be fetched) and a "-" label a bullet."""
+    at = linked({"present": "true", "tree_data": lesson.UPLOAD})
+    evil = f"{HOSTILE},label\nyes,[a](http://example.invalid)\nno,-\nyes,[a](http://example.invalid)\n"
+    upload(at, "evil.csv", evil.encode())
+    shown = at.table[0].value  # the split worked by hand
+    texts = [*map(str, shown.columns), *(v for v in shown.to_numpy().ravel() if isinstance(v, str))]
+    assert "[a](http://example.invalid)" not in texts  # only escaped copies
+    assert escape_markdown("[a](http://example.invalid)") in texts and escape_markdown(HOSTILE) in texts
+    assert escape_markdown("-") in texts and not [t for t in texts if re.search(r"(?<!\\)[\[\]()!]", t)]
 
 
 def test_a_table_too_big_to_draw_is_drawn_to_a_depth_with_a_note():
@@ -467,8 +486,103 @@ def test_each_try_this_setup_button_opens_its_view(index):
         assert at.session_state[key] == value
     if "tree_data" in step["setup"]:  # a question on what ID3 will do: nothing of the answer shown yet
         assert step["setup"]["tree_step"] == 0 and player(at)["start"] == 0
-        assert not at.dataframe and not any(e.label.startswith("Split ") for e in at.expander)
-        assert player(at)["steps"], "the student can still step the splits in"
+        assert not any(e.label.startswith("Split ") for e in at.expander)
+        assert player(at)["steps"] == [] and player(at)["withheld"] is True
+
+
+def ask(at, index: int):
+    """Step ``index`` (from 1) set up, as "Set up this view" does: asked, its answer not yet chosen."""
+    at.button(key=f"decision-tree_try_{index}_setup").click().run()
+    assert_no_exception(at)
+    return at
+
+
+def withheld_notes(at) -> list[str]:
+    return [c.value for c in at.caption if "is hidden until the answer is revealed" in c.value]
+
+
+@pytest.mark.parametrize("index", [1, 2, 3, 4])
+def test_a_question_on_the_tree_hides_its_splits_shows_its_data_and_the_reveal_opens_the_first_split(index):
+    """The player once carried every split (its test, its score table) at 0 splits: one press of →
+    read the answer, and the page's JSON held it before the reveal."""
+    step = lesson.try_this_steps()[index - 1]
+    at = ask(open_page("decision-tree"), index)
+    data = player(at)
+    X, y, names = lesson.data_sets(None)[step["setup"]["tree_data"]]()
+    assert [n["test"] for n in data["nodes"]] == [None] and data["steps"] == [] and data["note"] == ""
+    assert sum(data["nodes"][0]["counts"]) == len(y)  # the root and its rows: what the question is on
+    assert len(data["path"]) == 1 and data["withheld"] is True
+    assert withheld_notes(at) and not any("training accuracy" in c.value for c in at.caption)
+    shown = at.dataframe[0].value if at.dataframe else at.table[0].value
+    assert list(shown.columns)[:-1] == list(names) and len(shown) == len(y)
+    reveal(at, index, step["answer"])
+    data = player(at)
+    assert data["withheld"] is False and data["start"] == 1  # the first split: the answer, with its scores
+    assert data["nodes"][0]["test"] == id3.ID3().fit(X, y, names).root_.feature and data["steps"]
+    assert not withheld_notes(at) and any("training accuracy" in c.value for c in at.caption)
+    assert any(e.label.startswith("Split 1 worked by hand") for e in at.expander)
+
+
+def test_a_large_table_under_a_question_scrolls_in_a_grid_on_the_projector():
+    at = ask(open_page("decision-tree", params={"present": "true"}), 1)
+    assert len(at.table[0].value) == 14  # the sources' small tables: whole, at the projector's size
+    at.selectbox(key="tree_data").set_value("XOR (2-D points)").run()  # still asked: still hidden
+    assert withheld_notes(at) and not at.table and len(at.dataframe[0].value) == 200
+
+
+def test_a_question_on_the_tree_keeps_its_rules_hidden_on_the_data_tab():
+    at = ask(open_page("decision-tree"), 1)
+    at.session_state["tree_tab"] = "Data & rules"  # the student looks for the answer elsewhere
+    at.run()
+    assert len(at.dataframe[0].value) == 14 and not at.code and not at.get("download_button")
+    assert withheld_notes(at)
+    reveal(at, 1, "Temperature")  # a wrong answer reveals too
+    assert at.code[0].value.splitlines() == id3.ID3().fit(*datasets.load_play_tennis()).rules()
+
+
+def test_arya_asked_shows_the_posts_tree_alone_until_the_reveal():
+    """ID3's tree was drawn beside the post's, its note saying "ID3 asks about Temperature first",
+    while the class was asked whether ID3 agrees with the post's Wind at the root."""
+    at = ask(open_page("decision-tree"), 4)
+    charts = at.get("graphviz_chart")
+    assert len(charts) == 1 and re.search(r"n0 \[label=<<B>Wind</B>", charts[0].proto.spec)
+    assert "ID3 asks about" not in text(at) and "beside the tree ID3 grows" not in text(at)
+    assert "ID3's own tree is hidden until the answer is revealed." in [
+        c.value.split(": ", 1)[-1] for c in at.caption
+    ]
+    reveal(at, 4, "Yes")
+    charts = at.get("graphviz_chart")
+    assert len(charts) == 2 and re.search(r"n0 \[label=<<B>Temperature</B>", charts[1].proto.spec)
+    assert "disagree on" in text(at)
+
+
+def lines(at) -> list[str]:
+    """The functions the AND/parity chart draws a line for (its colour scale's domain)."""
+    return json.loads(at.get("vega_lite_chart")[0].proto.spec)["encoding"]["color"]["scale"]["domain"]
+
+
+def test_parity_asked_shows_and_alone_without_the_formula_until_the_reveal():
+    """The caption under the chart said "parity needs 7 and 511 (2ⁿ⁺¹ − 1 …)" and the chart drew
+    parity's line through 31 at n = 4 while the class was asked how many nodes parity of 4 bits needs."""
+    at = ask(open_page("decision-tree"), 5)
+    assert lines(at) == ["AND"]
+    assert lesson.PARITY_NODES not in text(at) and "O(2ⁿ)" not in text(at) and "2n + 1" in text(at)
+    assert withheld_notes(at)
+    reveal(at, 5, "15")
+    assert lines(at) == ["AND", "parity"] and "O(2ⁿ)" in text(at) and not withheld_notes(at)
+
+
+def test_an_upload_says_it_is_kept_in_no_link_where_the_links_are():
+    """A link to the view with an upload opened on an empty upload box, and nothing said so."""
+    at = linked({"tree_data": lesson.UPLOAD})
+    upload(at, "days.csv", b"Outlook,Wind,Play\nSunny,Weak,No\nRain,Strong,Yes\nSunny,Strong,No\n")
+    notes = [c.value for c in at.caption if lesson.UPLOAD_NOT_IN_LINK in c.value]
+    assert len(notes) == 2  # under the upload box, and beside the steps' "Link to this view"
+    captions = [c.value for c in at.caption]
+    assert captions.index(notes[0]) < next(i for i, c in enumerate(captions) if "follows" in c)
+    assert "Link to this view" in lesson.UPLOAD_NOT_IN_LINK
+    at = linked({"tree_data": "Play Tennis"})
+    assert not [c for c in at.caption if lesson.UPLOAD_NOT_IN_LINK in c.value]
 
 
 def test_a_large_upload_is_evaluated_only_when_asked_and_lists_a_bounded_number_of_rules():

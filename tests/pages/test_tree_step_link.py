@@ -28,7 +28,8 @@ def linked(params: dict):
 
 
 def player(at) -> dict:
-    return json.loads(at.get("bidi_component")[0].proto.json)
+    tree = [c for c in at.get("bidi_component") if str(c.key).startswith("tree_")]  # class mode adds its own
+    return json.loads(tree[0].proto.json)
 
 
 def notes(at) -> list[str]:
