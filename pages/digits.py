@@ -13,7 +13,7 @@ from pages.classroom import class_draw
 from pages.server.shell import ensure_app_shell
 from pages.widgets import canvas, present, shared
 from pages.widgets.data import load_semeion
-from pages.widgets.lesson import Step, how_it_works, try_this
+from pages.widgets.lesson import Step, hidden, how_it_works, try_this, withheld
 
 ensure_app_shell()
 
@@ -75,17 +75,24 @@ if draw_tab.open:
         # A projector gets a canvas filling its column, for a hall to see; the pen widens with it,
         # so a drawing looks (and reads) the same at either size: the slider is the 280 px pen.
         size = 440 if projector else 280
+        columns = st.columns([size + 30, 450] if projector else [size + 30, 250, 300])
+        # Every column starts level with the canvas, below its toolbar's room (undo, clear show
+        # above it, not on it): a step set up here scrolls the canvas to just under the question,
+        # and what the page says beside the canvas stays in view.
+        for column in columns:
+            column.space(view.TOOLBAR_ROOM)
         if projector:  # the answer above what the classifier sees and the vote, side by side
-            left, right = st.columns([size + 30, 450])
+            left, right = columns
             middle, (shown, voted) = right.container(), right.container().columns([1, 2])
         else:
-            left, middle, right = st.columns([size + 30, 250, 300])
+            left, middle, right = columns
             shown, voted = middle, right
         with left:
-            st.space(view.TOOLBAR_ROOM)  # the canvas's toolbar (undo, clear) shows above it, not on it
             drawing = canvas.drawing(size, round(pen * size / 280), **view.CANVAS)
         if drawing.status == "empty":
             middle.info(drawing.message)
+        elif hidden("digits", "reading") and drawing.status in ("ok", "small"):
+            withheld(middle, "What the page makes of your drawing")
         elif not drawing.ok:
             middle.warning(drawing.message)
         elif len(y) < k:
@@ -100,7 +107,9 @@ if draw_tab.open:
             present.chart(voted, chart, alt=f"The vote: {share[0].max():.0%} for {digit}")
             st.markdown(f"**The {k} nearest training digits** (label and distance, nearest first)")
             st.image(**view.neighbour_strip(X, y, distances[0], indices[0], len(y) - len(taught)))
-        if drawing.grid is not None:
+        if drawing.grid is not None and hidden("digits", "seen_grid"):
+            withheld(shown, "What it sees")
+        elif drawing.grid is not None:
             shown.image(**view.seen_grid(drawing.grid, 8 if projector else 10))
         with st.container(border=True):
             st.markdown("**Teach mode**: add your drawing to the training set for this session.")
@@ -127,32 +136,57 @@ if data is not None and evaluation_tab.open:
             "The post's protocol: shuffle the 1593 digits, train on 800, test on the other 793 (five shuffles). "
             "Plain k-NN is the post's; each improvement is its own line, and your settings the dashed black one."
         )
+        # While a step asks for an accuracy, each part that shows it is left out, saying so.
         c1, c2 = st.columns(2)
-        c1.metric("Plain k-NN, k = 1 (the post: 89%)", f"{rungs[0][1]:.1%}")
-        spread = f"range {mine[:, k - 1].min():.1%} – {mine[:, k - 1].max():.1%}"
-        c2.metric(f"Your settings, k = {k}", f"{mine[:, k - 1].mean():.1%}", spread, delta_color="off")
+        if hidden("digits", "plain_tile"):
+            withheld(c1, "Plain k-NN's accuracy")
+        else:
+            c1.metric("Plain k-NN, k = 1 (the post: 89%)", f"{rungs[0][1]:.1%}")
+        if hidden("digits", "your_tile"):
+            withheld(c2, "The accuracy of your settings")
+        else:
+            spread = lesson.accuracy_range(mine, k)
+            c2.metric(f"Your settings, k = {k}", f"{mine[:, k - 1].mean():.1%}", spread, delta_color="off")
+        # Asked, the chart keeps its frame (the axes, the settings, the rule at k) for the class to
+        # predict in, right under the question, and draws its lines once the answer is revealed.
+        lines = not hidden("digits", "curves")
         # The height is the whole figure's: presenting, its 18 px legend and axes take more of it.
-        chart = view.accuracy_chart(shared.KS, curves, k, 440 if projector else 340)
-        present.chart(st, chart, alt="Test accuracy against k from 1 to 50, one line per setting")
-        png = lambda: view.accuracy_png(shared.KS, curves)  # noqa: E731  (built only when clicked)
-        st.download_button("Download figure (PNG)", png, "digits-accuracy.png", key="digits_acc_download")
+        chart = view.accuracy_chart(shared.KS, curves, k, 440 if projector else 340, lines=lines)
+        what = "one line per setting" if lines else "its lines hidden"
+        present.chart(st, chart, alt=f"Test accuracy against k from 1 to 50, {what}")
+        if lines:
+            png = lambda: view.accuracy_png(shared.KS, curves)  # noqa: E731  (built only when clicked)
+            st.download_button("Download figure (PNG)", png, "digits-accuracy.png", key="digits_acc_download")
+        else:
+            withheld(st, "Each setting's line")
         truth, guess = data[1][test[0]], predicted[0, k - 1]  # the first shuffle
-        matrix = evaluation.confusion_matrix(truth, guess, range(10))
-        alt = f"Confusion matrix of your settings at k = {k} on the first shuffle"
-        confusion = view.confusion_chart(matrix, 52 if projector else 34)  # presenting: as wide as the text
-        present.chart(st, confusion, width="content", alt=alt)
-        st.markdown(
-            f"**Test digits it got wrong** ({np.sum(guess != truth)} of 793, first shuffle), *true → read as*"
-        )
+        if hidden("digits", "confusion"):
+            withheld(st, "The confusion matrix, with how many digits it read wrong,")
+            st.markdown("**Some test digits it got wrong** (first shuffle), *true → read as*")
+        else:
+            matrix = evaluation.confusion_matrix(truth, guess, range(10))
+            alt = f"Confusion matrix of your settings at k = {k} on the first shuffle"
+            # Presenting, its cells are as wide as the text.
+            confusion = view.confusion_chart(matrix, 52 if projector else 34)
+            present.chart(st, confusion, width="content", alt=alt)
+            wrong = f"{np.sum(guess != truth)} of {len(truth)}"
+            st.markdown(f"**Test digits it got wrong** ({wrong}, first shuffle), *true → read as*")
         st.image(**view.mistake_strip(data[0][test[0]], truth, guess))
 if data is not None and ladder_tab.open:
     with ladder_tab:
         st.write("The post stops at plain k-NN. Each rung keeps the one below and adds one idea; still k-NN.")
-        present.chart(st, view.ladder_chart(rungs), alt="Each rung's mean accuracy and its gain")
-        st.markdown(lesson.rung_notes(rungs, digits.RUNG_NOTES))
+        if hidden("digits", "ladder"):
+            withheld(st, "Each rung's accuracy and gain")
+            st.markdown(lesson.rung_notes(rungs, digits.RUNG_NOTES, gains=False))
+        else:
+            present.chart(st, view.ladder_chart(rungs), alt="Each rung's mean accuracy and its gain")
+            st.markdown(lesson.rung_notes(rungs, digits.RUNG_NOTES))
         st.caption(f"For scale: scikit-learn's SVC, blurred digits, same splits: {digits.SVC_REFERENCE:.1%}.")
 
 if data is not None:
-    plain, blurred = (shared.digits_results(data, **params)[0] for _, params in digits.RUNGS[:2])
-    try_this("digits", [Step(**step) for step in lesson.try_this_steps(plain, blurred)])
+    (plain, tests, _), (blurred, _, _) = (
+        shared.digits_results(data, **params) for _, params in digits.RUNGS[:2]
+    )
+    steps = lesson.try_this_steps(plain, blurred, tested=tests.shape[1])  # each shuffle's test digits
+    try_this("digits", [Step(**step) for step in steps])
 how_it_works(digits.grid_from_ink, digits.two_sided_tangent_distances, **lesson.HOW_IT_WORKS)

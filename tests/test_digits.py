@@ -463,6 +463,60 @@ def test_the_gain_words_say_when_a_rung_adds_nothing():
     assert label[1] == "90.0% (+0.04 points: no real gain)" and label[2] == "92.0% (+2.0 points)"
 
 
+def test_the_ladders_notes_without_gains_name_each_rung_and_what_it_adds():
+    rungs = [("a", 0.9), ("b", 0.93)]
+    notes = lesson.rung_notes(rungs, {"a": "A.", "b": "B."}, gains=False).splitlines()
+    assert notes == ["- **a**: A.", "- **b**: B."]
+
+
+def test_a_grid_is_described_by_its_inked_cells_columns_and_rows():
+    image = blank()
+    image[20:260, 130:150, 3] = 255  # one straight vertical stroke: a bar 4 cells wide
+    assert view.grid_description(digits.canvas_to_grid(image)) == (
+        "64 of 256 cells inked, in 4 of 16 columns and 16 of 16 rows"
+    )
+    assert view.grid_description(np.eye(16)) == "16 of 256 cells inked, in 16 of 16 columns and 16 of 16 rows"
+    assert view.grid_description(np.eye(16)) in view.seen_grid(np.eye(16))["alt"]
+
+
+def hand_checkable_protocol() -> tuple[np.ndarray, np.ndarray]:
+    """Accuracies (5 shuffles × k = 1 … 50): plain k-NN 88–92% at k = 1 falling to 80% at k = 50,
+    blurred 93% at k = 1."""
+    plain = np.tile(np.linspace(0.9, 0.8, 50), (5, 1))
+    plain[:, 0] = [0.88, 0.89, 0.90, 0.91, 0.92]
+    return plain, np.full((5, 50), 0.93)
+
+
+def test_each_step_hides_what_gives_its_answer_away_and_tells_it_in_the_pages_words():
+    """A step's tells are the page's own texts for its answer (the tile's accuracy and spread,
+    the count of misread digits, the ladder's gain, the grid's description, the page's note),
+    computed from the protocol and the library; none is in the question or its options."""
+    plain, blurred = hand_checkable_protocol()
+    steps = lesson.try_this_steps(plain, blurred, tested=793)
+    bar = blank()
+    bar[20:260, 130:150, 3] = 255
+    assert [step["tells"] for step in steps] == [
+        ("90.0%", "range 88.0% – 92.0%", "95 of 793"),  # (1 − 0.88) × 793 = 95.2 misread
+        ("80.0%", "range 80.0% – 80.0%", "159 of 793"),
+        ("93.0%", "range 93.0% – 93.0%", "56 of 793", "+3.0 points"),
+        (view.grid_description(digits.canvas_to_grid(bar)),),
+        ("Draw bigger",),
+    ]
+    evaluation = ("your_tile", "curves", "confusion")
+    assert [step["hides"] for step in steps] == [
+        ("plain_tile", *evaluation, "ladder"),
+        evaluation,
+        (*evaluation, "ladder"),
+        ("seen_grid",),
+        ("reading",),
+    ]
+    for step in steps:
+        asked = " ".join([step["question"], *step["options"]])
+        assert not [tell for tell in step["tells"] if tell in asked], step["title"]
+        assert all(tell in step["why"] for tell in step["tells"][:1]), step["title"]  # said once revealed
+    assert "of the 793 test digits" in steps[0]["question"]
+
+
 def test_each_accuracy_line_has_its_own_colour_and_point_shape():
     names = [name for name, _ in digits.RUNGS] + ["your settings"]
     curves = {name: np.full((5, 50), 0.9 + 0.01 * i) for i, name in enumerate(names)}
@@ -474,6 +528,17 @@ def test_each_accuracy_line_has_its_own_colour_and_point_shape():
     assert len(set(shapes["range"])) == len(set(colours["range"])) == len(names)
     vega_symbols = {"circle", "square", "cross", "diamond", "triangle", "triangle-up", "triangle-down"}
     assert set(shapes["range"]) <= (vega_symbols & {*theme.PLAYER_MARKERS, "cross"}) | {view.X_SYMBOL}
+
+
+def test_the_accuracy_charts_frame_without_its_lines_tells_nothing_of_them():
+    """While a question asks what the lines show: the settings, the rule at k, axes from 0 to 100%."""
+    curves = {"plain": np.full((5, 50), 0.9), "your settings": np.full((5, 50), 0.8)}
+    full, frame = (view.accuracy_chart(range(1, 51), curves, 3, lines=lines) for lines in (True, False))
+    assert len(full["data"]["values"]) == 100 and frame["data"]["values"] == []
+    y = [layer["encoding"]["y"]["scale"]["domain"] for layer in (full["layer"][0], frame["layer"][0])]
+    assert y == [[0.8, 1.0], [0.0, 1.0]]
+    assert frame["layer"][0]["encoding"]["color"]["scale"]["domain"] == list(curves)
+    assert frame["layer"][2] == full["layer"][2]  # the rule at k = 3
 
 
 def test_the_ladders_bars_start_at_zero_and_their_labels_stay_inside():

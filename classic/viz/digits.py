@@ -77,9 +77,16 @@ def grid_image(grid: Any, cell: int = 10) -> np.ndarray:
     return out
 
 
+def grid_description(grid: Any) -> str:
+    """What a 16×16 grid shows, in words: its inked cells, and the columns and rows they span."""
+    cells = np.asarray(grid).reshape(16, 16) > 0
+    columns, rows = cells.any(axis=0).sum(), cells.any(axis=1).sum()
+    return f"{cells.sum()} of 256 cells inked, in {columns} of 16 columns and {rows} of 16 rows"
+
+
 def seen_grid(grid: Any, cell: int = 10) -> dict:
-    """``st.image`` arguments for the drawing's grid as the classifier sees it."""
-    alt = "Your drawing as the 16×16 black-and-white grid the classifier sees"
+    """``st.image`` arguments for the drawing's grid as the classifier sees it, described in its alt."""
+    alt = f"Your drawing as the 16×16 black-and-white grid the classifier sees: {grid_description(grid)}"
     return {"image": grid_image(grid, cell), "caption": "What it sees", "alt": alt}
 
 
@@ -155,18 +162,23 @@ def _line_shapes(names: Sequence[str], shapes: Sequence[str] = SHAPES) -> dict:
     return {"domain": list(names), "range": [shapes[i % len(shapes)] for i in range(len(names))]}
 
 
-def accuracy_chart(ks: Sequence[int], curves: dict[str, np.ndarray], k: int, height: int = 320) -> dict:
+def accuracy_chart(
+    ks: Sequence[int], curves: dict[str, np.ndarray], k: int, height: int = 320, lines: bool = True
+) -> dict:
     """Vega-Lite lines: mean accuracy against k, one line a setting, and a rule at the chosen k.
 
     ``curves`` maps a setting's name to its accuracies (seeds × k); the last one is drawn
-    in ink (the user's own settings), the others in the palette's colours.
+    in ink (the user's own settings), the others in the palette's colours. Without ``lines``
+    (while a question asks what they show), only the frame: the axes, from 0 to 100% (a range
+    fitted to the lines would hint at them), the legend and the rule.
     """
     rows = [
         {"k": int(kk), "accuracy": float(a), "setting": name}
         for name, scores in curves.items()
         for kk, a in zip(ks, np.asarray(scores).mean(axis=0), strict=True)
+        if lines
     ]
-    low = min(r["accuracy"] for r in rows)
+    low = min((r["accuracy"] for r in rows), default=0.0)
     names = list(curves)
     legend = {"orient": "bottom", "columns": 3, "title": None, "labelLimit": 400}
     color = {

@@ -85,7 +85,9 @@ def drawing(size: int, pen: int, **canvas: object) -> digits.Drawing:
 
     link = read_link()
     start = link["grid"] if not link["cleared"] else None
-    st.html(TOOLBAR_ABOVE, unsafe_allow_javascript=True)
+    # In the sidebar's foot, where its empty line takes no room: the canvas starts level with
+    # what the page shows beside it.
+    st.sidebar.html(TOOLBAR_ABOVE, unsafe_allow_javascript=True)
     shown = guard.guarded_component(
         lambda: st_canvas(
             stroke_width=pen,

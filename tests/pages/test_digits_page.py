@@ -17,7 +17,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 import streamlit as st
-from conftest import assert_no_exception, open_page
+from conftest import assert_no_exception, open_page, page_text
 from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -402,14 +402,123 @@ def test_a_link_sets_every_control(canvas):
     assert at.selectbox(key="digits_invariance").disabled  # shifts need the Euclidean metric
 
 
+def reveal(at, i: int) -> None:
+    """Choose step ``i``'s answer, as a student does: the page then shows what the step hid."""
+    at.radio(key=f"digits_try_{i}").set_value(at.session_state["digits_try_steps"][i - 1].answer).run()
+    assert_no_exception(at)
+
+
+def withheld_notes(at) -> list[str]:
+    return [c.value for c in at.caption if "hidden until the answer is revealed" in c.value]
+
+
 def test_a_try_this_setup_button_opens_its_view(canvas, data_home):
     at = open_page("digits")
     at.button(key="digits_try_1_setup").click().run()
     assert_no_exception(at)
     assert at.slider(key="digits_k").value == 1 and not at.checkbox(key="digits_blur").value
     assert at.selectbox(key="digits_invariance").value == "none"
+    assert at.session_state["digits_tab"] == "Evaluation" and withheld_notes(at)  # its numbers hidden
+    reveal(at, 1)
     assert "Plain k-NN, k = 1" in at.metric[0].label  # the Evaluation tab is the open one
     assert at.metric[1].value == at.metric[0].value  # the settings are the post's plain k-NN
+
+
+@pytest.fixture(scope="module")
+def protocol(data_home) -> dict[int, np.ndarray]:
+    """The accuracies (seeds × k at the step's k) the three accuracy steps ask about, by step."""
+    X, y = datasets.load_semeion(data_home)
+    plain = digits.protocol_curve(X, y, [1, 50])
+    return {1: plain[:, :1], 2: plain[:, 1:], 3: digits.protocol_curve(X, y, [1], blur=1.0)}
+
+
+@pytest.mark.parametrize("i", [1, 2, 3])
+def test_an_accuracy_step_hides_the_evaluations_numbers_until_it_is_revealed(canvas, protocol, i):
+    """Asked, the Evaluation shows its protocol and some misread digits, but no tile, curve,
+    confusion matrix or count that holds the accuracy asked about; all of them once revealed."""
+    scores = protocol[i]
+    accuracy, spread = f"{scores.mean():.1%}", f"{scores.min():.1%} – {scores.max():.1%}"
+    wrong = f"{round((1 - scores[0, 0]) * 793)} of 793"
+    at = open_page("digits")
+    at.button(key=f"digits_try_{i}_setup").click().run()
+    assert_no_exception(at)
+    asked = page_text(at)
+    assert accuracy not in asked and spread not in asked and wrong not in asked
+    assert not any(m.label.startswith("Your settings") for m in at.metric)
+    # The accuracy chart's frame only (no lines, its axis 0–100%), no confusion matrix, no PNG.
+    (frame,) = at.get("vega_lite_chart")
+    assert pa.ipc.open_stream(frame.proto.data.data).read_all().num_rows == 0
+    assert json.loads(frame.proto.spec)["layer"][0]["encoding"]["y"]["scale"]["domain"] == [0, 1]
+    assert not at.get("download_button")
+    assert (len(at.metric), len(withheld_notes(at))) == ((0, 4) if i == 1 else (1, 3))  # plain tile: step 1
+    assert [img.proto.imgs[0].caption[:13] for img in at.get("image")] == ["Left to right"]  # some misreads
+    reveal(at, i)
+    revealed = page_text(at)
+    assert accuracy in revealed and spread in revealed and f"({wrong}, first shuffle)" in revealed
+    assert at.metric[1].value == accuracy and len(at.get("vega_lite_chart")) == 2
+    assert not withheld_notes(at)
+
+
+@pytest.mark.parametrize("i, hides", [(1, True), (2, False), (3, True)])
+def test_the_ladder_hides_its_accuracies_while_a_step_asks_for_one(canvas, data_home, i, hides):
+    """Opened while step 1 (plain k-NN's accuracy) or 3 (blur's gain) is asked, the ladder names
+    its rungs and what each adds, without a bar or a gain; step 2 asks about k = 50, which no
+    rung shows."""
+    at = open_page("digits")
+    at.button(key=f"digits_try_{i}_setup").click().run()
+    # The student opens the ladder's tab (its link now says Evaluation, which would win).
+    at.query_params["digits_tab"] = at.session_state["digits_tab"] = "How far can k-NN go"
+    at.run()
+    assert_no_exception(at)
+    notes = [m.value for m in at.markdown if m.value.startswith("- **")][0].splitlines()
+    assert [line.split("**")[1] for line in notes] == [name for name, _ in digits.RUNGS]
+    assert bool(withheld_notes(at)) == hides and bool(at.get("vega_lite_chart")) != hides
+    assert all(("points" in line or "post's k-NN" in line) != hides for line in notes)
+    reveal(at, i)
+    assert at.get("vega_lite_chart") and not withheld_notes(at)
+
+
+def vertical_bar() -> np.ndarray:
+    """One straight vertical stroke on the canvas: step 4's bare 1."""
+    bar = np.zeros((280, 280, 4), dtype=np.uint8)
+    bar[20:260, 130:150, 3] = 255
+    return bar
+
+
+def test_the_bare_1_step_hides_the_grid_it_asks_about_until_it_is_revealed(canvas):
+    """Step 4 asks what the grid of a straight stroke shows: drawn, the stroke is read, but the
+    grid stays hidden until the student has predicted it."""
+    canvas.image = vertical_bar()
+    at = open_page("digits")
+    at.button(key="digits_try_4_setup").click().run()
+    assert_no_exception(at)
+    described = view.grid_description(digits.read_drawing(canvas.image).grid)
+    assert "Read as" in text(at) and described not in page_text(at)
+    assert "What it sees" not in [i.proto.imgs[0].caption for i in at.get("image")]
+    assert withheld_notes(at) == [
+        ":material/visibility_off: What it sees is hidden until the answer is revealed."
+    ]
+    reveal(at, 4)
+    assert "What it sees" in [i.proto.imgs[0].caption for i in at.get("image")]
+    assert described in page_text(at) and not withheld_notes(at)
+
+
+@pytest.mark.parametrize("size", ["small", "normal"])
+def test_the_tiny_digit_step_hides_what_the_page_does_with_a_drawing_until_it_is_revealed(canvas, size):
+    """Step 5 asks what the page does with a small drawing: neither its "Draw bigger" note nor a
+    reading shows until the student has predicted it."""
+    if size == "small":
+        canvas.image = replay(2, (20, 20, 35, 55))  # a 2 in a corner, a fifth of the canvas tall
+    else:
+        canvas.image = draw(7, np.random.default_rng(0))
+    said = digits.read_drawing(canvas.image).message.split(":")[0] if size == "small" else "Read as 7"
+    at = open_page("digits")
+    at.button(key="digits_try_5_setup").click().run()
+    assert_no_exception(at)
+    assert said not in text(at) and not at.get("vega_lite_chart")  # no note, no vote
+    assert len(withheld_notes(at)) == 1 and "What the page makes of your drawing" in withheld_notes(at)[0]
+    reveal(at, 5)
+    assert said in text(at) and not withheld_notes(at)
 
 
 def test_without_semeion_a_taught_example_is_the_whole_training_set(canvas, monkeypatch):
