@@ -13,12 +13,13 @@ from classic.viz import perceptron as viz
 from pages.server import url
 from pages.server.shell import ensure_app_shell
 from pages.widgets import present, shared
-from pages.widgets.lesson import Step, compare_link, how_it_works, try_this
+from pages.widgets.lesson import Step, compare_link, hidden, how_it_works, try_this, withheld
 from pages.widgets.players import frame_player, linked_frame
 from pages.widgets.points import user_points
 
 ensure_app_shell()
 
+PAGE = "perceptron"
 TABS = ["Every update", "When no line will do", "Does it generalise?", "More points, more mistakes?"]
 
 
@@ -39,7 +40,9 @@ if not present.is_on():
     )
 with st.sidebar:
     name = st.selectbox("Data", points.menu("perceptron"), key="pc_data", bind="query-params")
-    seed = st.number_input("Random seed", 0, 2**31 - 1, 0, key="pc_seed", bind="query-params")
+    # No value: its default is its minimum, 0, so a Try-this setup that writes the seed is the
+    # widget's only value (Streamlit warns of a widget given both).
+    seed = st.number_input("Random seed", 0, 2**31 - 1, key="pc_seed", bind="query-params")
     st.button(
         "New points", key="pc_new", on_click=lambda: st.session_state.update(pc_seed=(seed + 1) % 2**31)
     )
@@ -65,6 +68,9 @@ every, no_line, general, size = st.tabs(TABS, key="pc_tab", on_change="rerun", b
 frame = linked_frame("pc_frame", "pc_player", model.n_updates_, 0, model.weights_history_.tobytes())
 
 if every.open:
+    # A question about the whole run is asked: the first pass only, until it is revealed.
+    held = hidden(PAGE, "run")
+    shown = viz.first_pass(model) if held else model.n_updates_
     # Presenting, the player takes the page's width (its status and legend beside the plot) and
     # the numbers go below it; otherwise they sit beside it.
     if present.is_on():
@@ -73,27 +79,39 @@ if every.open:
         stage, beside = every.columns([3, 2])
         below = beside
     with stage:
-        data = viz.player_data(X, y, model, NAMES, verdict, present=present.is_on(), start=frame)
+        data = viz.player_data(
+            X,
+            y,
+            model,
+            NAMES,
+            verdict,
+            present=present.is_on(),
+            start=frame,
+            held=lessons.HELD if held else None,
+        )
         frame_player("perceptron_player.html", "pc_player", "pc_frame", data)
-    with beside:  # the verdict once the player has shown the last update (it answers a Try-this question)
-        if frame == model.n_updates_:
+    with beside:
+        if held:
+            withheld(st, "The rest of the run (its verdict, its mistakes in each pass)")
+        else:
             terms = f" {lessons.NOVIKOFF_TERMS}" if verdict[0] == "good" and bound is not None else ""
             {"good": st.success, "bad": st.error, "stop": st.warning}[verdict[0]](
                 f"**{verdict[1]}** {verdict[2]}{terms}"
             )
-        else:
-            st.caption(f"The verdict shows here once the player reaches update {model.n_updates_}.")
-        present.chart(
-            st, viz.mistakes_spec(model.mistakes_per_epoch_, present.is_on()), alt="Mistakes in each pass."
-        )
+            present.chart(
+                st,
+                viz.mistakes_spec(model.mistakes_per_epoch_, present.is_on()),
+                alt="Mistakes in each pass.",
+            )
     with below:
-        alpha = np.bincount(model.update_points_, minlength=len(X))
-        alpha_view = viz.alpha_spec(X, y, alpha, NAMES, present=present.is_on())
-        present.chart(st, alpha_view, alt="The points sized by their updates.", width="content")
+        alpha = np.bincount(model.update_points_[:shown], minlength=len(X))
+        alpha_view = viz.alpha_spec(X, y, alpha, NAMES, present=present.is_on(), held=held)
+        present.chart(st, alpha_view, alt=f"The points sized by {alpha_view['title']}.", width="content")
         st.caption(lessons.dual_caption(len(NAMES)))
-        st.download_button(
-            "Every update (CSV)", viz.updates_csv(model), "perceptron-updates.csv", key="pc_csv"
-        )
+        if not held:
+            st.download_button(
+                "Every update (CSV)", viz.updates_csv(model), "perceptron-updates.csv", key="pc_csv"
+            )
 
 if no_line.open:
     pocket_params = {**params, "max_epochs": lessons.pocket_passes(len(X), max_epochs)}
@@ -102,8 +120,14 @@ if no_line.open:
     best = compute("best_line_accuracy", X, y) if exact else None
     numbers = st.columns(3)  # the headline numbers, filled once the kernel is chosen below
     left, right = st.columns(2)
-    if pocket.coef_.any():
-        title = f"Pocket: the best {'line' if len(NAMES) == 2 else 'weights'} seen, {pocket.score(X, y):.0%} right"
+    # A question about the pocket or the kernel is asked: its points without its line and score.
+    hide_pocket, hide_kernel = hidden(PAGE, "pocket"), hidden(PAGE, "kernel")
+    if hide_pocket:
+        title = lessons.pocket_title(None, len(NAMES))
+        present.chart(left, viz.regions_spec(X, y, None, NAMES, title), alt=title)
+        withheld(left, "The pocket's line")
+    elif pocket.coef_.any():
+        title = lessons.pocket_title(pocket.score(X, y), len(NAMES))
         present.chart(left, viz.regions_spec(X, y, pocket.decision_function, NAMES, title), alt=title)
         png = partial(viz.png, viz.regions_figure, X, y, pocket.decision_function, NAMES, title)
         left.download_button("Pocket (PNG)", png, "perceptron-pocket.png", "image/png", key="pc_pocket_png")
@@ -113,14 +137,22 @@ if no_line.open:
     # Here, not in the sidebar: the kernel acts on this tab only.
     kernel = right.selectbox("Kernel perceptron", ["rbf", "polynomial"], key="pc_kernel", bind="query-params")
     curved = compute("DualPerceptron", X, y, kernel=kernel, gamma=2.0, max_epochs=200)
-    title = f"{kernel} kernel: {curved.score(X, y):.0%} right" + (", converged" if curved.converged_ else "")
-    present.chart(right, viz.regions_spec(X, y, curved.decision_function, NAMES, title), alt=title)
+    if hide_kernel:
+        title = lessons.kernel_title(kernel, None)
+        present.chart(right, viz.regions_spec(X, y, None, NAMES, title), alt=title)
+        withheld(right, "The kernel's boundary")
+    else:
+        title = lessons.kernel_title(kernel, curved.score(X, y), curved.converged_)
+        present.chart(right, viz.regions_spec(X, y, curved.decision_function, NAMES, title), alt=title)
     right.caption("A kernel K(x, z) in place of x·z lets the same mistake-driven rule draw curves.")
     found = lessons.no_line_numbers(
         best, pocket, curved, X, y
     )  # two or three: the last column may stay empty
-    for where, (label, value, why) in zip(numbers, found, strict=False):
-        where.metric(label, value, help=why)
+    for where, (part, label, value, why) in zip(numbers, found, strict=False):
+        if hidden(PAGE, part):
+            withheld(where, label)
+        else:
+            where.metric(label, value, help=why)
 
 if general.open:
     st.write("As in the post: train on 25 points, then classify 1000 new points of the same square.")
@@ -144,11 +176,16 @@ if general.open:
 if size.open:
     limit, rows = compute("updates_against_size")
     st.markdown(lessons.SIZE_CLAIMS)
-    st.table(viz.size_table(limit, rows))
+    held = hidden(PAGE, "size_updates")  # the sizes and the bound stay: the question's set-up
+    st.table(viz.size_table(limit, rows, updates=not held))
+    if held:
+        withheld(st, "The number of updates each size needed")
+    else:
+        st.caption(f"Median: {lessons.size_medians(rows)}.")
     st.caption(lessons.band_caption())
 
-try_this("perceptron", [Step(**step) for step in shared.perceptron_steps()])
-compare_link(X, y, "perceptron", name)
+try_this(PAGE, [Step(**step) for step in shared.perceptron_steps()])
+compare_link(X, y, PAGE, name)
 how_it_works(
     lessons.perceptron_textbook, lessons.classes_textbook, formulas=lessons.FORMULAS, text=lessons.HOW
 )

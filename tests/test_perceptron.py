@@ -404,7 +404,8 @@ def test_try_this_answers_are_the_librarys():
     separable = Perceptron().fit(*datasets.linearly_separable(25, 0))
     assert by_title["A line exists"]["answer"] == ("Yes" if separable.converged_ else "No, it will cycle")
     assert str(separable.n_updates_) in by_title["A line exists"]["why"]
-    assert by_title["XOR repeats"]["answer"] == str(Perceptron().fit(*datasets.xor()).cycle_[1]) == "6"
+    m, n = Perceptron().fit(*datasets.xor()).cycle_
+    assert by_title["XOR repeats"]["answer"] == f"A loop of {n - m} updates" == "A loop of 4 updates"
     pocket = Perceptron(pocket=True, shuffle=True, random_state=0).fit(*datasets.xor())
     assert (
         by_title["The pocket on XOR"]["answer"]
@@ -416,9 +417,63 @@ def test_try_this_answers_are_the_librarys():
     assert by_title["A curved boundary"]["answer"] == ("Yes" if rbf.converged_ else "No") == "Yes"
     _, rows = updates_against_size()
     grows = rows[-1][1] > 10 * rows[0][1]
-    assert by_title["More points"]["answer"] == (
-        "grow more than tenfold" if grows else "stay within the same bound"
+    assert by_title["More points"]["answer"] == ("More than tenfold" if grows else "Less than tenfold")
+
+
+def test_the_xor_question_has_one_right_choice_however_the_loop_is_counted():
+    """XOR's weights after update 6 equal those after update 2 (at the same point of a pass), and
+    those after update 5 equal those after update 1 (at another point): a question that offered
+    both the loop's length and the update at which a return is seen would mark a right reading
+    wrong. The step asks for the length of one turn, and only that reading is among its choices."""
+    step = next(s for s in lessons.try_this_steps() if s["title"] == "XOR repeats")
+    X, y = datasets.xor()
+    model = Perceptron().fit(X, y)
+    m, n = model.cycle_
+    # Every weight vector of a longer run, from the textbook's loop: the loop, turn after turn.
+    weights = [np.append(u.w, u.b) for u in perceptron_textbook(X, y, max_epochs=6)]
+    seen_before = next(
+        k for k in range(len(weights)) if any(np.array_equal(weights[k], w) for w in weights[:k])
     )
+    period = next(
+        p
+        for p in range(1, len(weights))
+        if all(np.array_equal(weights[k], weights[k + p]) for k in range(m, len(weights) - p))
+    )
+    assert (period, n - m, n, seen_before + 1) == (4, 4, 6, 5)
+    counted = {o: int(re.search(r"\d+", o)[0]) for o in step["options"] if re.search(r"\d+", o)}
+    # The update at which the return is proved, or first seen, is no choice: only the length is.
+    assert not {n, seen_before + 1} & set(counted.values()), step["options"]
+    right = [o for o, turn in counted.items() if turn == period]
+    right += [o for o in step["options"] if o not in counted and model.converged_]
+    assert right == [step["answer"]], (right, step["options"])
+
+
+def test_each_step_hides_the_parts_its_tells_are_in():
+    steps = {s["title"]: s for s in lessons.try_this_steps()}
+    assert all(s["hides"] and s["tells"] for s in steps.values())
+    for title in ("A line exists", "XOR repeats", "Three classes, no lines"):
+        assert steps[title]["hides"] == ("run",) and steps[title]["tells"][0].endswith(
+            ":"
+        )  # a verdict's title
+    assert steps["The pocket on XOR"]["tells"] == (lessons.pocket_title(0.75, 2),)
+    assert steps["A curved boundary"]["tells"] == ("rbf kernel: 100% right, converged",)
+    assert steps["More points"]["tells"][0] in steps["More points"]["why"]
+
+
+def test_a_held_player_plays_the_first_pass_without_its_total_cycle_or_verdict():
+    X, y = datasets.xor()
+    model = Perceptron().fit(X, y)
+    verdict = lessons.verdict(model, mistake_bound(X, y))
+    full = viz.player_data(X, y, model, ["a", "b"], verdict, start=6)
+    held = viz.player_data(X, y, model, ["a", "b"], verdict, start=6, held=lessons.HELD)
+    assert viz.first_pass(model) == 3 and full["updates"][:3] == held["updates"]
+    assert (len(full["updates"]), full["cycle"], full["held"]) == (6, [2, 6], None)
+    assert (len(held["updates"]), held["cycle"], held["verdict"], held["start"]) == (3, None, None, 3)
+    assert held["held"] == lessons.HELD
+    points_only = viz.regions_spec(X, y, None, ["a", "b"], "title")
+    assert len(points_only["layer"]) == 1 and "side" not in points_only["layer"][0]["data"]["values"][0]
+    table = viz.size_table(1800.0, [(25, 16.0, 62)], updates=False)
+    assert table == {"points": [25], "Novikoff's bound": ["1,800"]}
 
 
 def test_download_figures_are_pngs_drawn_on_demand():

@@ -12,8 +12,10 @@
 - ``generalisation_runs``: the post's experiment (train on 25 points, test on 1000) over many
   seeds, each run to convergence as the post's loop is.
 - ``novikoff_figures``: R, γ and (R/γ)² printed so that the bound recomputes from what is shown.
-- The page's words: ``verdict`` (beside the player, once it reaches the last update) and the
-  "Try this" steps (``try_this_steps``), every answer computed by the library.
+- The page's words: ``verdict`` (beside the player), the charts' titles, and the "Try this" steps
+  (``try_this_steps``), every answer computed by the library. Each step names the parts of the
+  page that would give its answer away (``hides``) and the texts that do (``tells``): while it is
+  asked the page leaves them out, and the player plays the first pass only (``HELD``).
 """
 
 from __future__ import annotations
@@ -142,16 +144,19 @@ def pocket_passes(n_points: int, max_epochs: int) -> int:
     return int(min(max_epochs, max(1, POCKET_WORK // max(n_points, 1) ** 2)))
 
 
-def no_line_numbers(best: float | None, pocket, curved, X: Any, y: Any) -> list[tuple[str, str, str]]:
-    """The "When no line will do" tab's headline numbers, (label, value, what it is): the best any
-    line can do (when it was found: two classes, few points), the pocket's and the kernel's."""
+def no_line_numbers(best: float | None, pocket, curved, X: Any, y: Any) -> list[tuple[str, str, str, str]]:
+    """The "When no line will do" tab's headline numbers, (part, label, value, what it is): the
+    best any line can do (when it was found: two classes, few points), the pocket's and the
+    kernel's. ``part`` is the name a "Try this" step hides it by."""
     numbers = [
         (
+            "pocket",
             "Pocket: the best seen",
             f"{pocket.score(X, y):.0%}",
             "The fewest-mistakes weights the perceptron visited, as a share of the points right.",
         ),
         (
+            "kernel",
             f"{curved.kernel} kernel",
             f"{curved.score(X, y):.0%}",
             "The kernel perceptron's share of the points right"
@@ -163,12 +168,27 @@ def no_line_numbers(best: float | None, pocket, curved, X: Any, y: Any) -> list[
         numbers.insert(
             0,
             (
+                "best_line",
                 "The best any line can do",
                 f"{best:.0%}",
                 f"{right} of {len(X)} strictly on their side, found by trying every way a line can split them.",
             ),
         )
     return numbers
+
+
+def pocket_title(score: float | None, n_classes: int) -> str:
+    """The pocket chart's title, with its share of the points right (``score``; None: left out)."""
+    title = f"Pocket: the best {'line' if n_classes == 2 else 'weights'} seen"
+    return title if score is None else f"{title}, {score:.0%} right"
+
+
+def kernel_title(kernel: str, score: float | None, converged: bool = False) -> str:
+    """The kernel chart's title, with its share of the points right and whether it converged
+    (``score`` None: neither)."""
+    if score is None:
+        return f"{kernel} kernel"
+    return f"{kernel} kernel: {score:.0%} right" + (", converged" if converged else "")
 
 
 def pocket_caption(n_points: int, max_epochs: int) -> str:
@@ -244,6 +264,11 @@ def band_caption(gap: float = 0.05, n_seeds: int = 20) -> str:
         f"R = √3 ≈ {R} (the corner (1, 1, 1)) and γ = {gap:g}·√2/√3 ≈ {gamma}, so (R/γ)² = ({R} / {gamma})² "
         f"≈ {bound}."
     )
+
+
+def size_medians(rows: Any) -> str:
+    """The median updates of ``updates_against_size``'s rows, from the fewest points to the most."""
+    return " → ".join(f"{median:g} updates with {n:,} points" for n, median, _ in rows)
 
 
 def separated_band(n: int, gap: float, random_state: RandomState = None) -> tuple[np.ndarray, np.ndarray]:
@@ -349,6 +374,8 @@ NOVIKOFF_TERMS = (
 
 
 NO_LINES = "no set of lines gives each class its own region"
+# Where the player stops while a question about the whole run is asked.
+HELD = "The first pass ends here: the rest of the run is hidden until the answer is revealed."
 
 
 def novikoff_text(bound) -> str:
@@ -395,16 +422,29 @@ THREE_OUTCOMES = {
 }
 
 
+NEVER_LOOPS = "No, it converges"
+MORE_THAN_TENFOLD, LESS_THAN_TENFOLD = "More than tenfold", "Less than tenfold"
+
+
+def loop_choices(turn: int) -> list[str]:
+    """The choices for the length of one turn of a loop: half of it, it, and two turns."""
+    return [f"A loop of {n} updates" for n in (max(1, turn // 2), turn, 2 * turn)]
+
+
 def try_this_steps() -> list[dict]:
     """The lesson's "Try this" steps, each answer and why computed by the library.
 
-    Each is a dict with the fields of ``pages.widgets.lesson.Step``: title, setup (widget keys →
-    values), question, options, answer (one of the options), why.
+    Each is a dict with the fields of ``classic.lessons.Step``: title, setup (widget keys →
+    values), question, options, answer (one of the options), why, and what the page hides while
+    the step is asked: ``hides`` names the page's parts ("run": the player past its first pass,
+    its total, the verdict, the mistakes per pass and the CSV; "pocket" and "best_line": the
+    pocket's line, score and the best line's score; "kernel": the kernel's boundary and score;
+    "size_updates": the updates column of the table of sizes), ``tells`` the texts they show.
     """
     separable = datasets.linearly_separable(25, 0)
     corners = datasets.xor(4)
     line = Perceptron().fit(*separable)
-    bound = mistake_bound(*separable).bound
+    bound = mistake_bound(*separable)
     xor = Perceptron().fit(*corners)
     pocket = Perceptron(pocket=True, shuffle=True, random_state=0).fit(*corners)
     best = best_line_accuracy(*corners)
@@ -416,6 +456,9 @@ def try_this_steps() -> list[dict]:
     base = {"pc_seed": 0, "pc_epochs": 100, "pc_shuffle": False, "pc_tab": "Every update", "pc_frame": 0}
     pocket_right = round(pocket.score(*corners) * 4)
     grows = last[1] > 10 * first[1]
+    # XOR's loop: one turn runs from weights to their return at the same point of a pass. The
+    # question asks for its length, and no choice is the update at which the return is seen.
+    turn = xor.cycle_[1] - xor.cycle_[0] if xor.cycle_ else None
     return [
         {
             "title": "A line exists",
@@ -424,18 +467,24 @@ def try_this_steps() -> list[dict]:
             "options": ["Yes", "No, it will cycle"],
             "answer": "Yes" if line.converged_ else "No, it will cycle",
             "why": f"It stops after {plural(line.n_updates_, 'update')} in "
-            f"{plural(line.n_epochs_, 'pass', 'passes')}; Novikoff's bound allowed up to {bound:,.0f}.",
+            f"{plural(line.n_epochs_, 'pass', 'passes')}; Novikoff's bound allowed up to {bound.bound:,.0f}.",
+            "hides": ("run",),
+            "tells": (verdict(line, bound)[1],),
         },
         {
             "title": "XOR repeats",
             "setup": {**base, "pc_data": "XOR (the four corners)"},
-            "question": "After how many updates are the weights back to ones seen before, at the same point of a pass?",
-            "options": ["4", "6", "12", "Never"],
-            "answer": str(xor.cycle_[1]) if xor.cycle_ else "Never",
-            "why": f"The weights after update {xor.cycle_[1]} equal those after update {xor.cycle_[0]}: "
-            "from there the same updates repeat for ever."
+            "question": "Do the updates on XOR end up in a loop that repeats for ever? If so, how many updates "
+            "make one turn of it?",
+            "options": [NEVER_LOOPS, *loop_choices(turn or len(corners[0]))],
+            "answer": f"A loop of {turn} updates" if turn else NEVER_LOOPS,
+            "why": f"Updates {xor.cycle_[0] + 1}–{xor.cycle_[1]} make one turn: the weights after update "
+            f"{xor.cycle_[1]} equal those after update {xor.cycle_[0]}, at the same point of a pass, so from "
+            f"there the same {turn} updates repeat for ever."
             if xor.cycle_
             else "No cycle was found.",
+            "hides": ("run",),
+            "tells": (verdict(xor, mistake_bound(*corners))[1],),
         },
         {
             "title": "The pocket on XOR",
@@ -451,6 +500,8 @@ def try_this_steps() -> list[dict]:
             "why": f"No line does better: trying every way a line can split the corners, the best gets "
             f"{best:.0%}. A line with (0, 0) and (1, 1) on one side has their midpoint (½, ½) there too, "
             "and (½, ½) is also the midpoint of (1, 0) and (0, 1), which would need the other side.",
+            "hides": ("pocket", "best_line"),
+            "tells": (pocket_title(pocket.score(*corners), 2),),
         },
         {
             "title": "A curved boundary",
@@ -465,6 +516,8 @@ def try_this_steps() -> list[dict]:
             "answer": "Yes" if rbf.converged_ and rbf.score(*corners) == 1 else "No",
             "why": f"It converges after {int(rbf.alpha_.sum())} updates with every corner right: the "
             "boundary is curved, not a line.",
+            "hides": ("kernel",),
+            "tells": (kernel_title(rbf.kernel, rbf.score(*corners), rbf.converged_),),
         },
         {
             "title": "Three classes, no lines",
@@ -481,15 +534,19 @@ def try_this_steps() -> list[dict]:
             )
             + "Each class's region (where its score beats the others) is an intersection of half-planes, "
             "so it is convex; a convex region holding both ends of the row holds the middle too.",
+            "hides": ("run",),
+            "tells": (verdict(row, None)[1],),
         },
         {
             "title": "More points",
             "setup": {**base, "pc_tab": "More points, more mistakes?"},
-            "question": f"With {last[0]} points instead of {first[0]} (same square, same margin), the updates…",
-            "options": ["grow more than tenfold", "stay within the same bound"],
-            "answer": "grow more than tenfold" if grows else "stay within the same bound",
-            "why": "They grow, but far less than the points: the median is "
-            + " → ".join(f"{row[1]:g} updates with {row[0]:,} points" for row in rows)
-            + f", all under Novikoff's bound of {limit:,.0f}, which depends on R and γ only.",
+            "question": f"With {last[0]} points instead of {first[0]} (same square, same margin), do the "
+            "updates grow more or less than tenfold?",
+            "options": [MORE_THAN_TENFOLD, LESS_THAN_TENFOLD],
+            "answer": MORE_THAN_TENFOLD if grows else LESS_THAN_TENFOLD,
+            "why": f"They grow, but far less than the points: the median is {size_medians(rows)}, all under "
+            f"Novikoff's bound of {limit:,.0f}, which depends on R and γ only.",
+            "hides": ("size_updates",),
+            "tells": (size_medians(rows),),
         },
     ]

@@ -73,6 +73,11 @@ def _updates(model) -> list[dict]:
     ]
 
 
+def first_pass(model) -> int:
+    """The number of updates a fitted Perceptron made in its first pass."""
+    return int(np.count_nonzero(np.asarray(model.update_epochs_) == 0))
+
+
 def player_data(
     X: np.ndarray,
     y: np.ndarray,
@@ -83,10 +88,15 @@ def player_data(
     autoplay: bool = False,
     present: bool = False,
     start: int = 0,
+    held: str | None = None,
 ) -> dict:
     """The JSON the browser player draws from (``present``: larger text, a shorter plot).
 
-    ``start`` is the frame shown first (the number of updates made, 0 … all of them).
+    ``start`` is the frame shown first (the number of updates shown, 0 … all of them).
+
+    ``held``: the rest of the run is held back (a question about it is asked). The player then
+    plays the first pass only, and says neither how many updates there are, nor the cycle, nor
+    the verdict; at the first pass's end it shows ``held``, a note saying so.
 
     ``model`` is a fitted :class:`~classic.perceptron.Perceptron`; ``y`` holds class indices
     0 … k − 1; ``verdict`` is (kind, title, text) with kind "good", "bad" or "stop" (the player
@@ -96,6 +106,9 @@ def player_data(
     """
     xlim, ylim = view_limits(X)
     k = len(class_names)
+    updates = _updates(model)
+    if held is not None:
+        updates = updates[: first_pass(model)]
     return {
         "points": np.asarray(X, dtype=float).round(6).tolist(),
         "labels": np.asarray(y, dtype=int).tolist(),
@@ -103,15 +116,16 @@ def player_data(
         "k": k,
         # The plane before the first update, when there is no line yet: a faint grey.
         "theme": theme.player_theme(k),
-        "updates": _updates(model),
+        "updates": updates,
         "xlim": xlim,
         "ylim": ylim,
-        "cycle": list(model.cycle_) if model.cycle_ is not None else None,
-        "verdict": {"kind": verdict[0], "title": verdict[1], "text": verdict[2]},
+        "cycle": list(model.cycle_) if model.cycle_ is not None and held is None else None,
+        "verdict": {"kind": verdict[0], "title": verdict[1], "text": verdict[2]} if held is None else None,
+        "held": held,
         "speed": int(speed),
         "autoplay": bool(autoplay),
         "present": bool(present),
-        "start": int(min(max(start, 0), len(model.weights_history_))),
+        "start": int(min(max(start, 0), len(updates))),
     }
 
 
@@ -181,17 +195,23 @@ def _sides(scores: np.ndarray) -> np.ndarray:
 def regions_spec(
     X: np.ndarray,
     y: np.ndarray,
-    decision: Callable[[np.ndarray], np.ndarray],
+    decision: Callable[[np.ndarray], np.ndarray] | None,
     class_names: Sequence[str],
     title: str,
     resolution: int = 48,
 ) -> dict:
     """Vega-Lite: the regions a decision function gives each class (two classes: positive → the
-    second; k ≥ 3: the highest column), with the points.
+    second; k ≥ 3: the highest column), with the points; ``decision`` None: the points alone.
 
     The regions are a ``resolution``² grid of cells, computed here once; the browser draws them.
     """
     xlim, ylim = view_limits(X)
+    points = {
+        "data": {"values": _points_values(X, y, class_names)},
+        **_points_layer(X, y, class_names, (xlim, ylim)),
+    }
+    if decision is None:
+        return _chart(320, title=title, layer=[points])
     xs = np.linspace(*xlim, resolution + 1)
     ys = np.linspace(*ylim, resolution + 1)
     cx, cy = np.meshgrid((xs[:-1] + xs[1:]) / 2, (ys[:-1] + ys[1:]) / 2)
@@ -225,10 +245,7 @@ def regions_spec(
                     "color": {"field": "side", "type": "nominal", "scale": shades, "legend": None},
                 },
             },
-            {
-                "data": {"values": _points_values(X, y, class_names)},
-                **_points_layer(X, y, class_names, (xlim, ylim)),
-            },
+            points,
         ],
     )
 
@@ -279,11 +296,17 @@ def _overlaps(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def alpha_spec(
-    X: np.ndarray, y: np.ndarray, alpha: np.ndarray, class_names: Sequence[str], present: bool = False
+    X: np.ndarray,
+    y: np.ndarray,
+    alpha: np.ndarray,
+    class_names: Sequence[str],
+    present: bool = False,
+    held: bool = False,
 ) -> dict:
     """Vega-Lite: the dual view, each point sized by α_i (the updates it caused) and labelled with
     it where the label has room (``label_places``; the larger α first). The plot has a fixed size
-    (``ALPHA_PLOT``) so that labels are placed in pixels; the legends sit above and below it."""
+    (``ALPHA_PLOT``) so that labels are placed in pixels; the legends sit above and below it.
+    ``held``: α counts the first pass's updates only (the rest of the run is held back)."""
     (x0, x1), (y0, y1) = limits = view_limits(X)
     X = np.asarray(X, dtype=float)
     alpha = np.asarray(alpha, dtype=int)
@@ -317,7 +340,9 @@ def alpha_spec(
     for channel in ("color", "shape"):
         points["encoding"][channel]["legend"] = {"orient": "top", "direction": "horizontal"}
     return {
-        **_chart(height, title="αᵢ: the updates each point caused"),
+        **_chart(
+            height, title="αᵢ: the updates in the first pass" if held else "αᵢ: the updates each point caused"
+        ),
         "width": width,
         "autosize": {"type": "pad"},  # width and height are the plot's, as the labels were placed in
         "data": {"values": _points_values(X, y, class_names, alpha=alpha.tolist())},
@@ -342,14 +367,18 @@ def alpha_spec(
     }
 
 
-def size_table(bound: float, rows: Sequence[tuple[int, float, int]]) -> dict[str, list]:
-    """``updates_against_size``'s result as table columns, the bound beside every row."""
-    return {
+def size_table(bound: float, rows: Sequence[tuple[int, float, int]], updates: bool = True) -> dict[str, list]:
+    """``updates_against_size``'s result as table columns, the bound beside every row
+    (``updates`` False: the sizes and the bound only, without the updates made)."""
+    table = {
         "points": [r[0] for r in rows],
         "median updates": [f"{r[1]:g}" for r in rows],
         "most updates": [r[2] for r in rows],
         "Novikoff's bound": [f"{bound:,.0f}"] * len(rows),
     }
+    if not updates:
+        del table["median updates"], table["most updates"]
+    return table
 
 
 def mistakes_spec(mistakes_per_epoch: Sequence[int], present: bool = False) -> dict:

@@ -306,7 +306,11 @@ def _ask_at_the_top(page: str, steps: Sequence[Step], i: int, answers: dict) -> 
 def _apply(page: str, i: int, step: Step) -> None:
     """Set up step ``i``'s view, ask it at the top of the page (its answer hidden until it is
     revealed) and scroll there."""
-    st.session_state.update(step.setup)
+    # Only the values that change: Streamlit warns of a widget made with a default and also set
+    # through the session state, and a value already there needs no setting.
+    st.session_state.update(
+        {key: value for key, value in step.setup.items() if st.session_state.get(key) != value}
+    )
     st.session_state[_asked(page)] = i
     st.session_state[_hiding(page)] = tuple(step.hides)
     presses = st.session_state[_SCROLL + "_presses"] = st.session_state.get(_SCROLL + "_presses", 0) + 1

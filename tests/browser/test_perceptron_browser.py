@@ -1,9 +1,11 @@
 """The perceptron page in a real browser: the player animates every update to convergence, steps,
 scrubs, answers keys and saves its own PNG; the frame it rests on is in the link (pc_frame) and a
-fresh browser opens on it; a rerun that keeps the fit keeps the frame; the verdict beside the
-player shows once it reaches the end; XOR stops with the cycle verdict and the pocket's line; a
-link reproduces the same player data in a fresh browser; presentation mode fits 1280×720 and
-takes the keyboard; clicks place points; nothing is fetched from outside the app's own server."""
+fresh browser opens on it; a rerun that keeps the fit keeps the frame; the verdict shows beside
+the player, and in it once it reaches the end; XOR stops with the cycle verdict and the pocket's
+line; a "Try this" question about the run plays the first pass without its total until it is
+revealed; a link reproduces the same player data in a fresh browser; presentation mode fits
+1280×720 and takes the keyboard; clicks place points; nothing is fetched from outside the app's
+own server."""
 
 import json
 import re
@@ -89,7 +91,7 @@ def test_the_frame_is_in_the_link_and_a_fresh_browser_opens_on_it(server, browse
         wait_for_app(page)
         assert shown(root) == 5 and link_frame(page) == "5"
         assert "Update 5 of 48" in root.locator("#status").inner_text()
-        assert page.get_by_test_id("stAlertContentSuccess").count() == 0  # no verdict before the end
+        assert not root.locator("#verdict").is_visible()  # the player's own verdict waits for its end
         link = page.url
     with new_context(browser) as fresh:  # a new profile: nothing shared but the link
         other = fresh.new_page()
@@ -98,9 +100,10 @@ def test_the_frame_is_in_the_link_and_a_fresh_browser_opens_on_it(server, browse
         root = player(other, PLAYER)
         assert shown(root) == 5 and data(root)["start"] == 5
         assert "Update 5 of 48" in root.locator("#status").inner_text()
-        root.get_by_role("button", name="End").click()  # the end: the verdict shows beside it too
+        root.get_by_role("button", name="End").click()  # the end, reported: in the link
+        other.wait_for_function("() => new URL(location).searchParams.get('pc_frame') === '48'")
+        assert shown(root) == 48 and "Converged" in root.locator("#verdict").inner_text()
         other.get_by_test_id("stAlertContentSuccess").get_by_text("Converged").wait_for()
-        assert link_frame(other) == "48" and shown(root) == 48
         assert_no_exception_box(other)
 
 
@@ -159,7 +162,7 @@ def test_animation_plays_steps_and_saves_its_own_png(server, browser_page):
     root = player(page, PLAYER)
     total = len(data(root)["updates"])
     assert total == 48 and shown(root) == 0
-    assert page.get_by_test_id("stAlertContentSuccess").count() == 0  # the verdict waits for the end
+    assert not root.locator("#verdict").is_visible()  # the player's verdict waits for the end
     # 30 updates a second; record when each frame is drawn, in the page itself.
     root.get_by_label("Speed (updates per second)").fill("30")
     root.evaluate(
@@ -180,7 +183,8 @@ def test_animation_plays_steps_and_saves_its_own_png(server, browser_page):
     print(f"perceptron player: {len(times)} frames drawn in {seconds:.2f} s = {fps:.1f} fps (30 asked)")
     assert fps >= 8, fps  # the floor for smooth animation
     assert "Converged" in root.locator("#verdict").inner_text()
-    # The end is reported: the page shows the verdict beside the player and the link has the frame.
+    # The end is reported: the link has the frame; the page says the same beside the player.
+    page.wait_for_function(f"() => new URL(location).searchParams.get('pc_frame') === '{total}'")
     page.get_by_test_id("stAlertContentSuccess").get_by_text("Converged").wait_for()
     assert (
         int(re.search(r"after (\d+) updates", page.get_by_test_id("stAlertContentSuccess").inner_text())[1])
@@ -209,7 +213,7 @@ def test_animation_plays_steps_and_saves_its_own_png(server, browser_page):
     page.wait_for_function("() => new URL(location).searchParams.get('pc_frame') === '10'")
     wait_for_app(page)
     assert shown(root) == 10  # the echoes of the reports left it where it was
-    assert page.get_by_test_id("stAlertContentSuccess").count() == 0  # not the end: no verdict beside it
+    assert not root.locator("#verdict").is_visible()  # not the end: the player's verdict waits
     # The player saves the frame it shows, drawn by itself.
     with page.expect_download() as download:
         root.get_by_role("button", name="Download PNG").click()
@@ -229,11 +233,11 @@ def test_xor_stops_with_the_cycle_and_the_pocket_finds_three_of_four(server, bro
     page.wait_for_function("() => location.search.includes('pc_data=')")
     wait_for_app(page)
     root = player(page, PLAYER)
-    page.get_by_text("once the player reaches update 6").wait_for()  # the XOR fit
-    assert shown(root) == 0
-    root.get_by_role("button", name="Play").click()
     page.get_by_test_id("stAlertContentError").get_by_text("will never converge", exact=False).wait_for()
-    assert shown(root) == 6
+    root = player(page, PLAYER)
+    assert shown(root) == 0 and len(data(root)["updates"]) == 6  # the XOR fit
+    root.get_by_role("button", name="Play").click()
+    page.locator(f'{PLAYER}[data-frame="6"]').wait_for(timeout=30_000)
     text = root.locator("#verdict").inner_text()
     assert "update 6 equal those at update 2" in text and "never converge" in text
     assert "In the cycle" in root.locator("#status").inner_text()
@@ -396,4 +400,42 @@ def test_presentation_mode_headline_numbers_are_large_and_nothing_goes_sideways(
             " return m.scrollWidth - m.clientWidth; }"
         )
         assert sideways <= 0, (tab, sideways)
+    assert_no_exception_box(page)
+
+
+def test_a_question_about_the_run_plays_the_first_pass_without_its_total_until_revealed(server, browser_page):
+    """Step 2 (XOR's loop) asked at 1280×720, presenting: the player plays the first pass, says
+    "Update 3" and not "of 6", and ends on a note instead of the verdict; nothing beside it says
+    the verdict. Once the answer is chosen: the whole run, "of 6", the verdict beside it."""
+    from test_classroom import open_presenting, open_try_this
+
+    page = browser_page
+    page.set_viewport_size({"width": 1280, "height": 720})
+    open_presenting(page, server, "perceptron")
+    assert open_try_this(page)
+    expander = page.locator('[data-testid="stExpander"]', has_text="Try this")
+    button = expander.get_by_role("button", name="Set up this view").nth(1)
+    button.scroll_into_view_if_needed()
+    button.click()
+    asked = page.locator(".st-key-try_step")
+    asked.get_by_text("Do the updates on XOR end up in a loop", exact=False).wait_for(timeout=60_000)
+    wait_for_app(page)
+    root = player(page, PLAYER)
+    assert shown(root) == 0 and len(data(root)["updates"]) == 3 and data(root)["verdict"] is None
+    assert root.locator("#head").inner_text() == "Update 0"
+    root.get_by_role("button", name="End").click()
+    assert shown(root) == 3 and root.locator("#head").inner_text() == "Update 3"
+    note = root.locator("#verdict").inner_text()
+    assert "hidden until the answer is revealed" in note and "never converge" not in note
+    wait_for_app(page)
+    text = page.locator('[data-testid="stMain"]').inner_text() + root.inner_text()
+    assert not re.search(r"update \d+ of|update 6", text, re.I) and "never converge" not in text, text
+    assert page.get_by_test_id("stAlertContentError").count() == 0
+    page.screenshot(path=str(SCREENSHOTS / "perceptron-try-2-asked.png"))
+    asked.get_by_role("radio", name="A loop of 4 updates", exact=True).check(force=True)
+    page.get_by_test_id("stAlertContentError").get_by_text("will never converge", exact=False).wait_for()
+    wait_for_app(page)
+    root = player(page, PLAYER)
+    assert len(data(root)["updates"]) == 6 and " of 6" in root.locator("#head").inner_text()
+    page.screenshot(path=str(SCREENSHOTS / "perceptron-try-2-revealed.png"))
     assert_no_exception_box(page)

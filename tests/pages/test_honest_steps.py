@@ -5,12 +5,35 @@ texts) is read there too (tests/browser/test_honest_browser.py)."""
 
 from __future__ import annotations
 
+import logging
+from contextlib import contextmanager
+
 import pytest
 from conftest import assert_no_exception, open_page, page_text
 
 from classic.lessons import LESSONS
 
 MOST_STEPS = 8
+
+
+@contextmanager
+def streamlit_warnings():
+    """What Streamlit's widget policies log meanwhile (its loggers do not pass messages up; a
+    warning is logged once a process, so the flag is reset first)."""
+    from streamlit.elements.lib import policies
+
+    heard: list[str] = []
+    handler = logging.Handler()
+    handler.emit = lambda record: heard.append(record.getMessage())
+    logger = logging.getLogger(policies.__name__)
+    policies._shown_default_value_warning = False
+    logger.addHandler(handler)
+    try:
+        yield heard
+    finally:
+        logger.removeHandler(handler)
+
+
 CASES = [(lesson.url_path, i) for lesson in LESSONS for i in range(1, MOST_STEPS + 1)]
 
 
@@ -23,8 +46,10 @@ def test_a_step_set_up_hides_what_gives_its_answer_away_until_it_is_revealed(pag
         pytest.skip(f"{page} has {len(steps)} steps")
     step = steps[i - 1]
     assert step.tells, f"{page} step {i} declares no texts that give its answer away"
-    at.button(key=f"{page}_try_{i}_setup").click().run()
+    with streamlit_warnings() as heard:
+        at.button(key=f"{page}_try_{i}_setup").click().run()
     assert_no_exception(at)
+    assert heard == [], f"setting up {page} step {i} logged {heard}"
     asked = page_text(at)
     shown = [token for token in step.tells if token in asked]
     assert shown == [], f"{page} step {i} shows its answer before the reveal: {shown}"

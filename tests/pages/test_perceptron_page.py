@@ -45,9 +45,14 @@ WORDED = (
 )
 
 
+def players(at) -> list:
+    """The page's browser players (components.v2 components keyed pc_player; class mode adds its own)."""
+    return [c for c in at.get("bidi_component") if c.key == "pc_player"]
+
+
 def player_data(at) -> dict:
-    """The JSON the page handed to the browser player (a components.v2 component)."""
-    return json.loads(at.get("bidi_component")[0].proto.json)
+    """The JSON the page handed to the browser player."""
+    return json.loads(players(at)[0].proto.json)
 
 
 def walk(node):
@@ -99,9 +104,7 @@ def assert_only_worded_messages(at) -> None:
 def test_default_converges_with_the_posts_numbers():
     at = open_page("perceptron")
     assert_no_exception(at)
-    assert not at.success and player_data(at)["start"] == 0  # the verdict waits for the player's end
-    at.session_state["pc_frame"] = 48  # as the player reports its last frame
-    at.run()
+    assert player_data(at)["start"] == 0  # the player opens on its first frame, the verdict beside it
     verdict = at.success[0].value
     assert "Converged" in verdict and "Novikoff" in verdict
     data = player_data(at)
@@ -111,7 +114,7 @@ def test_default_converges_with_the_posts_numbers():
     w, b = np.array(data["updates"][-1]["w"]), data["updates"][-1]["b"]
     X, y = np.array(data["points"]), np.array(data["labels"])
     assert np.all(np.where(y == 1, 1, -1) * (X @ w + b) > 0)
-    assert "https://" not in at.get("bidi_component")[0].proto.json  # nothing is fetched
+    assert "https://" not in players(at)[0].proto.json  # nothing is fetched
     mistakes, alpha = vega_specs(at)
     assert mistakes["frames"][0]["mistakes"].tolist() == Perceptron().fit(X, y).mistakes_per_epoch_
     assert alpha["frames"][0]["alpha"].sum() == 48
@@ -121,11 +124,11 @@ def test_default_converges_with_the_posts_numbers():
 
 def test_only_the_open_tab_computes():
     at = open_page("perceptron")
-    assert len(at.get("bidi_component")) == 1 and not at.metric
+    assert len(players(at)) == 1 and not at.metric
     at.session_state["pc_tab"] = TABS[2]
     at.run()
     assert_no_exception(at)
-    assert not at.get("bidi_component") and at.metric[0].label == "Test accuracy (seed 0)"
+    assert not players(at) and at.metric[0].label == "Test accuracy (seed 0)"
     assert any("The post's 92.2% was one run" in c.value for c in at.caption)
     spread = vega_specs(at)[1]
     median = next(f for f in spread["frames"] if "at" in f)["at"][0]
@@ -135,8 +138,6 @@ def test_only_the_open_tab_computes():
 def test_xor_cycle_pocket_and_the_best_line():
     at = open_page("perceptron")
     at.selectbox(key="pc_data").set_value(DATA[1]).run()
-    at.session_state["pc_frame"] = 6
-    at.run()
     assert "will never converge" in at.error[0].value
     data = player_data(at)
     assert data["cycle"] == [2, 6] and len(data["updates"]) == 6
@@ -261,7 +262,6 @@ def test_a_link_with_a_frame_starts_the_player_there_and_a_rerun_keeps_it():
     at = open_link(pc_frame="5")
     assert_only_worded_messages(at)
     assert player_data(at)["start"] == 5 and at.query_params["pc_frame"] in ("5", ["5"])
-    assert not at.success and any("once the player reaches update 48" in c.value for c in at.caption)
     assert not any(m.startswith("Some settings") for m in messages(at))  # the value was used
     at.checkbox(key="pc_shuffle").check().uncheck().run()  # the same fit: the same frame
     assert player_data(at)["start"] == 5 and at.query_params["pc_frame"] in ("5", ["5"])
@@ -270,7 +270,7 @@ def test_a_link_with_a_frame_starts_the_player_there_and_a_rerun_keeps_it():
     assert player_data(at)["start"] == 7 and at.query_params["pc_frame"] in ("7", ["7"])
     at.session_state["pc_frame"] = 10**9  # a report out of range is clamped too
     at.run()
-    assert player_data(at)["start"] == 48 and at.success[0].value.startswith("**Converged after 48")
+    assert player_data(at)["start"] == 48
     at.selectbox(key="pc_data").set_value(DATA[1]).run()  # another fit starts again at 0
     assert player_data(at)["start"] == 0 and "pc_frame" not in at.query_params
 
@@ -287,7 +287,7 @@ def test_a_bad_frame_in_a_link_is_clamped_or_ignored_with_a_note(text, start):
 
 def test_each_try_this_setup_starts_the_player_at_its_first_frame():
     at = open_link(pc_frame="48")
-    assert at.success  # at the end: the verdict shows beside the player
+    assert at.success  # no question asked: the verdict shows beside the player
     for i, step in enumerate(lessons.try_this_steps(), start=1):
         assert step["setup"]["pc_frame"] == 0
         at.session_state["pc_frame"] = 3
@@ -477,8 +477,6 @@ def test_three_classes_each_update_moves_two_vectors_and_each_class_has_a_region
         before = W
     np.testing.assert_allclose(before, model.weights_history_[-1])
     assert len(data["updates"][0]["W"]) == 3 and "w" not in data["updates"][0]
-    at.session_state["pc_frame"] = model.n_updates_
-    at.run()
     assert at.success[0].value.startswith(f"**Converged after {model.n_updates_} updates")
     assert "Novikoff" not in at.success[0].value  # his bound, as the page gives it, is for two classes
     csv = at.get("download_button")[0].proto  # the CSV has a row per update and every class's weights
@@ -530,3 +528,134 @@ def test_how_it_works_sets_the_k_class_rule_beside_scikit_learns_one_vs_rest():
     assert any("def perceptron_textbook" in c for c in code) and any(
         "def classes_textbook" in c for c in code
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# An honest question: a step set up shows its set-up, never its answer, until it is revealed
+# ---------------------------------------------------------------------------------------------
+
+STEPS = {step["title"]: i for i, step in enumerate(lessons.try_this_steps(), start=1)}
+WITHHELD = "is hidden until the answer is revealed"
+
+
+def set_up(at, title: str) -> dict:
+    """Press the step's "Set up this view"; its dict."""
+    at.button(key=f"perceptron_try_{STEPS[title]}_setup").click().run()
+    assert_no_exception(at)
+    return lessons.try_this_steps()[STEPS[title] - 1]
+
+
+def reveal(at, title: str, step: dict) -> None:
+    """Choose the step's answer, which reveals it."""
+    at.radio(key=f"perceptron_try_{STEPS[title]}").set_value(step["answer"]).run()
+    assert_no_exception(at)
+
+
+def chart_titles(at) -> list[str]:
+    return [spec.get("title") for spec in vega_specs(at)]
+
+
+def downloads(at) -> list[str]:
+    return [b.label for b in at.get("download_button")]
+
+
+@pytest.mark.parametrize("title", ["A line exists", "XOR repeats", "Three classes, no lines"])
+def test_a_question_about_the_run_plays_its_first_pass_only_until_it_is_revealed(title):
+    at = open_page("perceptron")
+    step = set_up(at, title)
+    data = player_data(at)
+    X, y = np.array(data["points"]), np.array(data["labels"])
+    model = Perceptron().fit(X, y)
+    first = int((model.update_epochs_ == 0).sum())
+    assert 0 < first < model.n_updates_
+    assert len(data["updates"]) == first and data["start"] == 0
+    assert data["verdict"] is None and data["cycle"] is None and data["held"] == lessons.HELD
+    assert not at.success and not at.error and not at.warning  # no verdict beside the player
+    assert any(c.value.endswith(f"{WITHHELD}.") for c in at.caption)
+    assert not any("once the player reaches" in c.value for c in at.caption)  # its total
+    alpha = vega_specs(at)  # the dual view only: no mistakes per pass (their count is the answer)
+    assert [spec["title"] for spec in alpha] == ["αᵢ: the updates in the first pass"]
+    assert alpha[0]["frames"][0]["alpha"].sum() == first
+    assert "Every update (CSV)" not in downloads(at)
+    reveal(at, title, step)
+    data = player_data(at)
+    assert len(data["updates"]) == model.n_updates_ and data["held"] is None
+    assert data["verdict"]["title"] == step["tells"][0]
+    verdicts = [m.value for m in (*at.success, *at.error) if not m.value.startswith("Right: ")]
+    assert len(verdicts) == 1 and verdicts[0].startswith(f"**{step['tells'][0]}**")
+    assert "Mistakes in each pass." in [
+        n.proto.alt for n in walk(at.main) if getattr(n, "type", "") == "vega_lite_chart"
+    ]
+    assert "Every update (CSV)" in downloads(at)
+
+
+def test_the_pocket_question_hides_the_pockets_line_and_every_score_it_would_read():
+    at = open_page("perceptron")
+    step = set_up(at, "The pocket on XOR")
+    assert [m.label for m in at.metric] == ["rbf kernel"]  # neither the best line's 75% nor the pocket's
+    withheld = [c.value for c in at.caption if WITHHELD in c.value]
+    assert any("The best any line can do" in c for c in withheld) and any("Pocket" in c for c in withheld)
+    pocket, kernel = vega_specs(at)
+    assert pocket["title"] == lessons.pocket_title(None, 2) == "Pocket: the best line seen"
+    assert not any("side" in frame for frame in pocket["frames"]) and len(pocket["frames"]) == 1  # the points
+    assert "Pocket (PNG)" not in downloads(at)
+    assert kernel["title"].startswith("rbf kernel: ")  # not asked: shown
+    reveal(at, "The pocket on XOR", step)
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["The best any line can do"] == metrics["Pocket: the best seen"] == "75%"
+    assert chart_titles(at)[0] == step["tells"][0] == "Pocket: the best line seen, 75% right"
+    assert "Pocket (PNG)" in downloads(at)
+
+
+def test_the_kernel_question_hides_the_kernels_boundary_and_score():
+    at = open_page("perceptron")
+    step = set_up(at, "A curved boundary")
+    assert "rbf kernel" not in [m.label for m in at.metric]
+    assert any(c.value.startswith(":material/visibility_off: rbf kernel") for c in at.caption)
+    pocket, kernel = vega_specs(at)
+    assert kernel["title"] == lessons.kernel_title("rbf", None) == "rbf kernel"
+    assert not any("side" in frame for frame in kernel["frames"])
+    reveal(at, "A curved boundary", step)
+    assert {m.label: m.value for m in at.metric}["rbf kernel"] == "100%"
+    assert chart_titles(at)[1] == step["tells"][0] == "rbf kernel: 100% right, converged"
+
+
+def test_the_more_points_question_shows_the_sizes_and_the_bound_but_not_the_updates():
+    at = open_page("perceptron")
+    step = set_up(at, "More points")
+    table = at.table[0].value
+    assert table.columns.tolist() == ["points", "Novikoff's bound"] and table["points"].tolist() == [
+        25,
+        250,
+        2500,
+    ]
+    assert any(c.value.endswith(f"{WITHHELD}.") for c in at.caption)
+    reveal(at, "More points", step)
+    table = at.table[0].value
+    assert table.columns.tolist() == ["points", "median updates", "most updates", "Novikoff's bound"]
+    caption = next(c.value for c in at.caption if c.value.startswith("Median:"))
+    assert step["tells"][0] in caption and table["median updates"].iloc[-1] in step["tells"][0]
+
+
+def test_setting_up_a_step_that_writes_the_seed_logs_no_widget_warning():
+    """A step's setup writes pc_seed: the seed widget, given no value of its own, takes it without
+    Streamlit's warning of a widget created with a default value and also set through the
+    Session State API (logged once a process: the flag is reset before each setup)."""
+    import logging
+
+    from streamlit.elements.lib import policies
+
+    heard: list[str] = []
+    handler = logging.Handler()
+    handler.emit = lambda record: heard.append(record.getMessage())
+    logger = logging.getLogger(policies.__name__)  # Streamlit's loggers do not propagate
+    logger.addHandler(handler)
+    try:
+        at = open_page("perceptron")
+        for i in range(1, len(STEPS) + 1):
+            policies._shown_default_value_warning = False
+            at.button(key=f"perceptron_try_{i}_setup").click().run()
+            assert_no_exception(at)
+    finally:
+        logger.removeHandler(handler)
+    assert not [message for message in heard if '"pc_seed"' in message], heard
