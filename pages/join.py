@@ -140,6 +140,9 @@ def follow(code: str) -> None:
     if view.status == "ended":
         st.info("This class has ended: thank you for taking part.", icon=":material/check_circle:")
         return
+    if view.status == "full":
+        st.info("The class is full: your teacher will let you in.", icon=":material/hourglass_empty:")
+        return
     if view.status == "waiting":
         st.info("Waiting for the teacher to ask a question…", icon=":material/hourglass_empty:")
         return

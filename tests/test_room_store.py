@@ -244,15 +244,53 @@ def test_rate_limits_per_phone(store, clock):
     assert store.answered(code, 1) == 1
 
 
-def test_opening_rooms_is_rate_limited_per_address(store, clock):
+def test_opening_rooms_is_rate_limited_per_teacher_session_never_per_address(store, clock):
+    """A whole class shares its school's address (or a proxy's): a limit on it would let students
+    stop their teacher from starting a class. The limit is the teacher's own session's."""
     opens, window = rooms.RATE_LIMITS["open"]
-    codes = {store.open_room("10.0.0.1")[0] for _ in range(opens)}
+    codes = {store.open_room("session-a")[0] for _ in range(opens)}
     assert len(codes) == opens
-    with pytest.raises(RoomError, match="Too many tries from this address"):
-        store.open_room("10.0.0.1")
-    store.open_room("10.0.0.2")  # another computer is not held up
+    with pytest.raises(RoomError, match="Too many tries from this session"):
+        store.open_room("session-a")
+    store.open_room("session-b")  # another teacher, from the same address, is not held up
     clock.advance(window)
-    store.open_room("10.0.0.1")
+    store.open_room("session-a")
+
+
+def test_the_class_size_the_lock_and_the_join_rate_bound_what_one_script_can_add(store, clock):
+    code, key = store.open_room("teacher", size=3)
+    assert store.size(code) == 3 and not store.locked(code)
+    for i in (1, 2, 3):
+        assert store.join(code, phone(i)).status == "waiting"
+    # Beyond the class's size a phone waits for the teacher's OK, and is not counted or asked.
+    assert store.join(code, phone(4)).status == "full" and store.view(code, phone(4)).status == "full"
+    assert store.joined(code) == 3 and store.waiting(code) == [phone(4)]
+    store.ask(code, key, K1)
+    with pytest.raises(RoomError, match="Join the class first"):
+        store.answer(code, phone(4), 0)
+    assert store.admit(code, key) == 1 and store.waiting(code) == []
+    assert store.view(code, phone(4)).status == "question" and store.joined(code) == 4
+    # Locked: no new phone, whatever the size; a phone already in may join again (a reload).
+    store.lock(code, key, True)
+    with pytest.raises(RoomError, match="closed to new phones"):
+        store.join(code, phone(5))
+    assert store.join(code, phone(1), "Ada").status == "question"
+    store.lock(code, key, False)
+    with pytest.raises(RoomError, match="Only the teacher"):
+        store.lock(code, "not-the-key", True)
+    for bad in (0, -1, 10_000, "60", True, None):
+        with pytest.raises(RoomError, match="A class has 1 to"):
+            store.open_room("teacher-2", size=bad)
+    # Joins per room are bounded in a window: a script opening sessions cannot pour phones in.
+    big, big_key = store.open_room("teacher-3", size=1000)
+    limit, window = rooms.room_join_rate(1000)
+    for i in range(limit):
+        store.join(big, f"script-{i:06d}-phone")
+    with pytest.raises(RoomError, match="Many phones are joining at once"):
+        store.join(big, "script-extra-phone")
+    assert store.joined(big) == limit
+    clock.advance(window)
+    store.join(big, "script-extra-phone")
 
 
 def test_export_has_no_names_and_neutralises_formulas(store):
@@ -429,7 +467,7 @@ def test_redis_keys_carry_the_room_s_ttl(store):
     store.ask(code, key, K1)
     store.answer(code, phone(1), 0)
     keys = store.db.keys(f"classic:room:{{{code}}}*")
-    assert len(keys) == 5  # the room, its phones, round 1, its answers and their tally
+    assert len(keys) == 6  # the room, its notes (its size), its phones, round 1, its answers and their tally
     ttls = [store.db.ttl(k) for k in keys]
     assert all(0 < t <= rooms.HOURS * 3600 for t in ttls), ttls
 

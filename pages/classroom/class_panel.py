@@ -43,6 +43,7 @@ _NOTE = "_class_note"
 _SEEN = "_class_round_seen"  # the class's round the page last showed (code, number)
 _CARD_SEEN = "_class_round_seen_by_card"
 _FOLDED_AT = "_class_card_folded_at"
+_SESSION = "_class_session"  # a random id of this session: what opening rooms is limited by
 _MEMORY = "classic.teacher"  # the browser's own storage: [code, key] of the class it teaches
 _REMEMBER = "_class_remember"  # the teacher's [code, key] for the browser to keep, once
 _FORGET_KEPT = "_class_forget_kept"  # the round the join card last folded itself for
@@ -150,7 +151,10 @@ def _teacher_link(base: str, page_path: str, teacher: Teacher) -> str:
 
 
 def _start() -> None:
-    opened = attempt(room_store.shared_store().open_room, st.context.ip_address or "")
+    # The limit on opening rooms is this session's, never an address a class shares.
+    session = st.session_state.setdefault(_SESSION, rooms.new_key())
+    size = st.session_state.get("class_size", rooms.CLASS_SIZE)
+    opened = attempt(room_store.shared_store().open_room, session, int(size))
     if opened is not None:
         st.session_state[_TEACHER] = opened
         st.session_state[_REMEMBER] = json.dumps(opened)  # the browser keeps the key, not the address
@@ -203,6 +207,10 @@ def sidebar(page_path: str) -> None:
     teacher = _held()
     with st.sidebar.container(key="class_box"):
         if teacher is None:
+            st.number_input(
+                "Class size", 1, rooms.MAX_CLASS_SIZE, rooms.CLASS_SIZE, key="class_size",
+                help="Phones beyond it wait for your OK to join.",
+            )  # fmt: skip
             st.button(
                 "Start a class", key="class_start", icon=":material/groups:", on_click=_start, width="stretch"
             )
@@ -306,8 +314,22 @@ def _joined(code: str) -> None:
     if st.session_state.setdefault(_CARD_SEEN, number) != number:
         st.session_state[_CARD_SEEN] = number
         st.rerun()
-    joined = attempt(store.joined, code) or 0
-    st.caption(f"{joined} {'phone' if joined == 1 else 'phones'} joined")
+    joined, size = attempt(store.joined, code) or 0, attempt(store.size, code) or rooms.CLASS_SIZE
+    waiting, locked = attempt(store.waiting, code) or [], bool(attempt(store.locked, code))
+    with st.container(horizontal=True, vertical_alignment="center", key="class_joined"):
+        st.caption(f"{joined} of {size} phones joined" + (" · the room is locked" if locked else ""))
+        if waiting:
+            st.button(
+                f"Let {len(waiting)} more in", key="class_admit", icon=":material/person_add:",
+                on_click=lambda: attempt(store.admit, code, _held().key),
+                help="More phones than the class's size asked to join: let them in if they are your students.",
+            )  # fmt: skip
+        st.button(
+            "Open the room" if locked else "Lock the room", key="class_lock",
+            icon=":material/lock_open:" if locked else ":material/lock:",
+            on_click=lambda: attempt(store.lock, code, _held().key, not locked),
+            help="Once everyone is in, no new phone can join.",
+        )  # fmt: skip
 
 
 # ---- "Try this" asked of the class ----------------------------------------------------------

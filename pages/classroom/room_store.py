@@ -56,17 +56,21 @@ class RoomStore:
 
     # ---- the teacher -------------------------------------------------------------------
 
-    def open_room(self, address: str = "") -> tuple[str, str]:
+    def open_room(self, session: str = "", size: Any = rooms.CLASS_SIZE) -> tuple[str, str]:
         """Open a room: its code (for the class) and its teacher key (for the teacher only).
-        ``address`` is the network address asking (rate-limited: ``rooms.RATE_LIMITS["open"]``)."""
+        ``session`` is the teacher's session (rate-limited: ``rooms.RATE_LIMITS["open"]``; never a
+        network address, which a whole school shares behind its proxy); ``size`` the class's
+        size: phones beyond it wait for the teacher's OK."""
+        size = rooms.check_size(size)
         window = rooms.RATE_LIMITS["open"][1]
-        rooms.check_rate(self._hit(f"open:{str(address)[:64]}", window, self.clock()), "open")
+        rooms.check_rate(self._hit(f"open:{str(session)[:64]}", window, self.clock()), "open")
         self.purge_expired()  # a teacher opening a class is rare enough to tidy up the store
         key = rooms.new_key()
         now = self.clock()
         for _ in range(20):
             code = rooms.new_code()
             if self._create(code, rooms.key_digest(key), now, now + self.hours * 3600):
+                self._set_note(code, "size", str(size), self._ttl(code))
                 return code, key
         raise RoomError("Could not find a free room code: try again.")
 
@@ -256,14 +260,51 @@ class RoomStore:
     # ---- a phone ------------------------------------------------------------------------
 
     def join(self, code: Any, phone: Any, nickname: Any = "") -> PhoneView:
-        """A phone joins (or joins again, with a new nickname); it sees the current question."""
+        """A phone joins (or joins again, with a new nickname); it sees the current question. A
+        new phone in a locked room is refused; one beyond the class's size waits for the teacher
+        (``admit``); joins per room are rate-bounded, so a script cannot pour phones in."""
         phone = rooms.check_phone(phone)
         rooms.check_rate(self._hit(f"join:{phone}", rooms.RATE_LIMITS["join"][1], self.clock()), "join")
         code = rooms.check_code(code)
         name = rooms.check_nickname(nickname)
         self._open(code)
+        if not self._has_phone(code, phone):
+            if self.locked(code):
+                raise RoomError("This class is closed to new phones: ask your teacher.")
+            limit, window = rooms.room_join_rate(self.size(code))
+            if self._hit(f"joinroom:{code}", window, self.clock()) > limit:
+                raise RoomError("Many phones are joining at once: try again in a few seconds.")
+            if self._joined(code) >= self.size(code):
+                self._set_mark(code, 0, phone, "waiting", True, self._ttl(code))
+                return PhoneView("full")
         self._join(code, phone, name, self.clock())
         return self.view(code, phone)
+
+    def size(self, code: Any) -> int:
+        """The class's size (the phones let in without the teacher's OK)."""
+        note = self._note(rooms.check_code(code), "size")
+        return int(note) if note and note.isdigit() else rooms.CLASS_SIZE
+
+    def locked(self, code: Any) -> bool:
+        return self._note(rooms.check_code(code), "locked") == "1"
+
+    def waiting(self, code: Any) -> list[str]:
+        """The phones that asked to join a full class, waiting for the teacher's OK."""
+        return sorted(self._marks(rooms.check_code(code), 0))
+
+    def lock(self, code: Any, key: Any, on: bool) -> None:
+        """Close the room to new phones (everyone is in), or open it again."""
+        code = self._teacher(code, key)
+        self._set_note(code, "locked", "1" if on else "0", self._ttl(code))
+
+    def admit(self, code: Any, key: Any) -> int:
+        """Let in every phone waiting to join (the class is larger than its size); how many."""
+        code = self._teacher(code, key)
+        waiting = self._marks(code, 0)
+        for phone in waiting:
+            self._join(code, phone, "", self.clock())
+            self._set_mark(code, 0, phone, "waiting", False, self._ttl(code))
+        return len(waiting)
 
     def answer(self, code: Any, phone: Any, value: Any, kind: str = CHOOSE) -> PhoneView:
         """A phone's answer to the current round, for a question of ``kind`` (the kind the phone
@@ -293,6 +334,8 @@ class RoomStore:
             raise RoomError(_unknown(code))
         if room.ended:
             return PhoneView("ended")
+        if not self._has_phone(room.code, phone):
+            return PhoneView("full")
         current = self.current(room.code)
         if current is None:
             return PhoneView("waiting")
@@ -868,6 +911,7 @@ class RedisStore(RoomStore):
     def _delete(self, code):
         room = self._room(code)
         keys = [self._key(code), self._key(code, "phones"), self._key(code, "notes")]
+        keys += [self._key(code, "marks", 0, mark) for mark in rooms.MARKS]  # the phones waiting
         for n in range(1, (room["rounds"] if room else 0) + 1):
             keys += [self._key(code, "round", n), self._key(code, "answers", n), self._key(code, "tally", n)]
             keys += [self._key(code, "marks", n, mark) for mark in rooms.MARKS]

@@ -34,7 +34,9 @@ MAX_TEXT = 2000  # a question's text or its why; the lessons' longest step is fa
 CHOOSE = "choose"  # a question's default kind (every kind: pages/classroom/kinds.py)
 # What the teacher can say of a phone's answer (a drawing): hidden from the projector, approved
 # for it (while drawings are held back), taught to the model.
-MARKS = ("hidden", "approved", "taught")
+MARKS = ("hidden", "approved", "taught", "waiting")  # "waiting": a phone beyond the class's size
+CLASS_SIZE = 60  # phones let in without the teacher's OK, unless the teacher says otherwise
+MAX_CLASS_SIZE = 1000
 MAX_MARKED = 500  # answers marked in one action
 # At most this many actions in a window of this many seconds: per phone (join, answer), and per
 # network address for opening a class (a script opening rooms in a loop fills no store).
@@ -111,7 +113,8 @@ class Room:
 class PhoneView:
     """What one phone sees now (also what a phone that joins late sees).
 
-    ``status`` is "waiting" (no question yet), "question", "revealed" or "ended". The right
+    ``status`` is "waiting" (no question yet), "question", "revealed", "ended", or "full" (the
+    phone waits for the teacher's OK to join a class beyond its size). The right
     answer, the why and whether this phone was right are filled only once the round is revealed.
     """
 
@@ -203,6 +206,18 @@ def check_question(question: Any) -> Question:
     return q
 
 
+def check_size(raw: Any) -> int:
+    if isinstance(raw, bool) or not isinstance(raw, int) or not 1 <= raw <= MAX_CLASS_SIZE:
+        raise RoomError(f"A class has 1 to {MAX_CLASS_SIZE} phones.")
+    return raw
+
+
+def room_join_rate(size: int) -> tuple[int, float]:
+    """At most this many new phones a room in a window of this many seconds: a whole class
+    scanning the code at once gets in, a script pouring in phones does not."""
+    return max(30, size), 10.0
+
+
 def check_mark(raw: Any) -> str:
     if raw not in MARKS:
         raise RoomError(f"A mark is one of {', '.join(MARKS)}.")
@@ -213,5 +228,5 @@ def check_rate(count: int, action: str) -> None:
     """Refuse an action once a phone passed its limit for the current window."""
     limit, window = RATE_LIMITS[action]
     if count > limit:
-        who = "address" if action == "open" else "phone"
+        who = "session" if action == "open" else "phone"
         raise RoomError(f"Too many tries from this {who}: wait a minute ({limit} per {window:.0f} s).")

@@ -88,3 +88,40 @@ def test_a_revealed_four_choice_question_leaves_the_tree_in_view(browser, class_
     finally:
         context.close()
         store.close()
+
+
+def test_the_projector_shows_phones_against_the_class_size_and_lets_the_extra_ones_in(browser, class_server):
+    """Phones beyond the class's size wait (their phone says so); the projector shows joined
+    against size and "Let 1 more in"; once locked, a new phone is refused."""
+    base, folder = class_server
+    store = room_store.open_store(url="", directory=folder)
+    code, key = store.open_room("layout-test", size=2)
+    contexts = [browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True) for _ in range(4)]
+    projector_context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
+    try:
+        projector = projector_context.new_page()
+        projector.set_default_timeout(60_000)
+        teacher = urlencode({class_panel.CODE_PARAM: code, class_panel.KEY_PARAM: key})
+        projector.goto(f"{base}/knn?present=1&{teacher}")
+        projector.get_by_text("0 of 2 phones joined").wait_for()
+        phones = [context.new_page() for context in contexts]
+        for phone in phones[:3]:
+            phone.set_default_timeout(60_000)
+            phone.goto(f"{base}/join?room={code}")
+        for phone in phones[:2]:
+            phone.get_by_text("Waiting for the teacher").wait_for()
+        phones[2].get_by_text("The class is full").wait_for()
+        projector.get_by_text("2 of 2 phones joined").wait_for()
+        screenshot(projector, "class_size_waiting_720")
+        projector.get_by_role("button", name="Let 1 more in").click()
+        phones[2].get_by_text("Waiting for the teacher").wait_for()
+        projector.get_by_text("3 of 2 phones joined").wait_for()
+        projector.get_by_role("button", name="Lock the room").click()
+        projector.get_by_text("the room is locked").wait_for()
+        phones[3].goto(f"{base}/join?room={code}")
+        phones[3].get_by_text("closed to new phones").wait_for()
+        assert store.joined(code) == 3 and store.locked(code)
+    finally:
+        for context in [*contexts, projector_context]:
+            context.close()
+        store.close()
