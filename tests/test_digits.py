@@ -331,6 +331,7 @@ def test_protocol_votes_from_shared_neighbours_are_each_fitted_models_prediction
             assert np.array_equal(predicted[seed, i], model.predict(X[split_test]))
 
 
+@pytest.mark.slow  # the whole ladder on Semeion: CI runs it, the quick loop does not
 def test_the_ladder_climbs_to_96_percent(semeion):
     X, y = semeion
     rungs = digits.ladder(X, y, seeds=range(5))
@@ -347,6 +348,7 @@ def test_the_ladder_climbs_to_96_percent(semeion):
     assert rungs[0][1] == pytest.approx(0.8963, abs=0.002) and rungs[-1][1] >= 0.96
 
 
+@pytest.mark.slow  # the whole ladder on Semeion: CI runs it, the quick loop does not
 def test_the_top_rung_beats_an_svm_on_the_same_splits(semeion):
     from sklearn.svm import SVC
 
@@ -385,6 +387,7 @@ def test_sheared_copies_triple_the_training_digits_and_neighbours_name_the_origi
         digits.DigitClassifier(shear=0.3).fit(np.ones((4, 64)), [0, 1, 0, 1])
 
 
+@pytest.mark.slow  # the whole ladder on Semeion: CI runs it, the quick loop does not
 def test_the_default_model_reads_every_drawn_digit(semeion):
     """Eighty replayed pen drawings per digit, as the canvas renders them: each digit ≥ 85%."""
     X, y = semeion
@@ -438,6 +441,7 @@ def test_the_grid_drawn_on_the_canvas_reads_back_as_the_same_grid(semeion, size)
         np.testing.assert_array_equal(digits.canvas_to_grid(render_squares(drawing, size)), grid)
 
 
+@pytest.mark.slow  # the whole ladder on Semeion: CI runs it, the quick loop does not
 def test_the_ladders_rungs_and_their_gains(semeion):
     """The rungs as measured (mean of the five 800/793 splits); distance weights add nothing real."""
     X, y = semeion

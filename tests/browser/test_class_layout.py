@@ -30,6 +30,15 @@ SIZES_JS = """(selectors) => {
 }"""
 
 
+def teacher_page(context, base: str, path: str, code: str, key: str):
+    """A tab presenting /``path`` from the teacher's link."""
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    teacher = urlencode({class_panel.CODE_PARAM: code, class_panel.KEY_PARAM: key})
+    page.goto(f"{base}/{path}?present=1&{teacher}")
+    return page
+
+
 @pytest.fixture(scope="module")
 def class_server(tmp_path_factory) -> Iterator[tuple[str, str]]:
     require_browser()
@@ -45,10 +54,7 @@ def test_a_revealed_four_choice_question_leaves_the_tree_in_view(browser, class_
     code, key = store.open_room()
     context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
     try:
-        page = context.new_page()
-        page.set_default_timeout(60_000)
-        teacher = urlencode({class_panel.CODE_PARAM: code, class_panel.KEY_PARAM: key})
-        page.goto(f"{base}/decision-tree?present=1&{teacher}&try_this=true")
+        page = teacher_page(context, base, "decision-tree", code, key)
         wait_for_app(page, 120_000)
         expander = page.locator('[data-testid="stExpander"]', has_text="Try this")
         if not expander.get_by_role("button", name="Set up this view").count():
@@ -99,10 +105,7 @@ def test_the_projector_shows_phones_against_the_class_size_and_lets_the_extra_on
     contexts = [browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True) for _ in range(4)]
     projector_context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
     try:
-        projector = projector_context.new_page()
-        projector.set_default_timeout(60_000)
-        teacher = urlencode({class_panel.CODE_PARAM: code, class_panel.KEY_PARAM: key})
-        projector.goto(f"{base}/knn?present=1&{teacher}")
+        projector = teacher_page(projector_context, base, "knn", code, key)
         projector.get_by_text("0 of 2 phones joined").wait_for()
         phones = [context.new_page() for context in contexts]
         for phone in phones[:3]:

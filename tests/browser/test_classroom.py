@@ -212,6 +212,17 @@ def open_try_this(page) -> bool:
     return True
 
 
+def set_up_step(page, server: str, path: str, i: int) -> None:
+    """Step ``i`` of /``path`` set up from its "Set up this view", presenting (the caller waits
+    for what the step shows)."""
+    open_presenting(page, server, path)
+    assert open_try_this(page), f"/{path} has no Try this"
+    expander = page.locator('[data-testid="stExpander"]', has_text="Try this")
+    button = expander.get_by_role("button", name="Set up this view").nth(i - 1)
+    button.scroll_into_view_if_needed()
+    button.click()
+
+
 def _axe_counts(page) -> tuple[dict[str, int], list[str]]:
     """axe-core in the page and in every frame inside it (players, components): the violating
     nodes by impact, and a line for each critical or serious violation."""

@@ -361,15 +361,10 @@ def test_2d_regions_take_their_column_with_the_legend_above_the_fold(server, bro
 
 def ask_step(page, server: str, i: int) -> None:
     """Step ``i`` set up from "Set up this view" on the projector (1280×720, presentation mode)."""
-    from test_classroom import open_presenting, open_try_this
+    from test_classroom import set_up_step
 
     page.set_viewport_size({"width": 1280, "height": 720})
-    open_presenting(page, server, "decision-tree")
-    assert open_try_this(page)
-    expander = page.locator('[data-testid="stExpander"]', has_text="Try this")
-    button = expander.get_by_role("button", name="Set up this view").nth(i - 1)
-    button.scroll_into_view_if_needed()
-    button.click()
+    set_up_step(page, server, "decision-tree", i)
     page.locator(".st-key-try_step").wait_for()
     wait_for_app(page)
 

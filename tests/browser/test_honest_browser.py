@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import SCREENSHOTS, app_pages, open_page, wait_for_app, wait_for_layout
-from test_classroom import open_presenting, open_try_this
+from test_classroom import set_up_step
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -51,12 +51,7 @@ def test_every_step_hides_its_answer_in_the_browser_until_it_is_revealed(server,
     steps = _steps(path)
     failures = []
     for i, step in enumerate(steps, start=1):
-        open_presenting(page, server, path)
-        assert open_try_this(page), f"/{path} has no Try this"
-        expander = page.locator('[data-testid="stExpander"]', has_text="Try this")
-        button = expander.get_by_role("button", name="Set up this view").nth(i - 1)
-        button.scroll_into_view_if_needed()
-        button.click()
+        set_up_step(page, server, path, i)
         asked = page.locator(".st-key-try_step")
         asked.get_by_text(step.question, exact=True).wait_for(timeout=120_000)
         wait_for_app(page, timeout=120_000)

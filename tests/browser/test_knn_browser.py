@@ -14,7 +14,7 @@ from conftest import (
     wait_for_app,
     wait_for_layout,
 )
-from test_classroom import open_presenting, open_try_this
+from test_classroom import set_up_step
 
 from classic.lessons import knn as lesson
 from classic.viz.knn import RESOLUTION
@@ -338,12 +338,7 @@ ASKED = {2: "ties", 4: "regions,neighbours", 5: "regions,ties", 6: "regions,neig
 
 def ask_presenting(page, server: str, i: int) -> None:
     """Step ``i`` set up from "Try this", presenting at 1280×720, its player drawn."""
-    open_presenting(page, server, "knn")
-    assert open_try_this(page)
-    expander = page.locator('[data-testid="stExpander"]', has_text="Try this")
-    button = expander.get_by_role("button", name="Set up this view").nth(i - 1)
-    button.scroll_into_view_if_needed()
-    button.click()
+    set_up_step(page, server, "knn", i)
     page.locator(f'{PLAYER}[data-hidden="{ASKED[i]}"]').wait_for(timeout=60_000)
     wait_for_app(page)
     wait_for_layout(page)
