@@ -15,7 +15,7 @@ from threadpoolctl import threadpool_limits
 
 from classic.lessons import LESSONS
 from pages.classroom import class_panel, class_view
-from pages.server import guard, memory, url, warm
+from pages.server import deployment, guard, memory, url, warm
 from pages.widgets import lesson, present
 
 # One BLAS/OpenMP thread per process: the sessions share the cores, and a threaded BLAS stalls
@@ -65,6 +65,7 @@ if __name__ == "__main__":  # Streamlit runs this file as the script of every pa
     page.run()
     below_the_page()
 else:  # `streamlit run app.py` imports this file as the server: warm the lessons, then serve
+    deployment.start_checks()  # open files up to the hard limit; a Redis keeping nothing on disk warned of
     guard.install()  # no clear_cache from a browser; a widget value Streamlit cannot read is none
     memory.few_arenas()  # memory a busy lesson used goes back to the system (pages/server/memory.py)
     memory.housekeeping()
