@@ -6,6 +6,7 @@ import pytest
 
 from classic import datasets
 from classic.criteria import (
+    CRITERIA,
     conditional_entropy,
     entropy,
     gain_ratio,
@@ -161,6 +162,35 @@ def test_split_information_and_gain_ratio_by_hand():
     assert gain_ratio(values, labels) == pytest.approx(information_gain(values, labels) / 1.0)
 
 
+@pytest.mark.parametrize("criterion", CRITERIA)
+def test_every_criterion_scores_the_trees_candidates_as_the_textbook_does(criterion):
+    """For each criterion of the registry, each candidate of every step of a grown tree scores what
+    the textbook formula gives from its counts with the criterion's own impurity: the gain
+    I(S) − Σ_v |S_v|/|S| · I(S_v), divided by the split information for a ratio criterion."""
+    rule = CRITERIA[criterion]
+
+    def impurity(labels):
+        _, counts = np.unique(labels, return_counts=True)
+        return float(rule.impurity(counts / counts.sum(), 2.0)) if len(labels) else 0.0
+
+    assert impurity(["a"] * 5) == pytest.approx(0.0)  # a pure node is not impure
+    X, y, names = datasets.load_play_tennis()
+    tree = ID3(criterion=criterion).fit(X, y, names)
+    scored = 0
+    for step in tree.steps_:
+        rows = y[step.rows]
+        for j, candidate in zip(step.columns, step.candidates(), strict=True):
+            values = X[step.rows, j]
+            branches = [rows[values == v] for v in np.unique(values)]
+            gain = impurity(rows) - sum(len(b) / len(rows) * impurity(b) for b in branches)
+            information = -sum(len(b) / len(rows) * np.log2(len(b) / len(rows)) for b in branches)
+            score = (gain / information if information > 1e-12 else 0.0) if rule.ratio else gain
+            assert candidate.gain == pytest.approx(gain, abs=1e-12), (step, names[j])
+            assert candidate.score == pytest.approx(score, abs=1e-12), (step, names[j])
+            scored += 1
+    assert scored >= len(names)
+
+
 def test_candidate_tables_agree_with_the_module_functions():
     X, y, names = datasets.load_play_tennis()
     for criterion, score in (("entropy", information_gain), ("gain_ratio", gain_ratio), ("gini", gini_gain)):
@@ -174,7 +204,7 @@ def test_candidate_tables_agree_with_the_module_functions():
 def test_split_scores_do_not_depend_on_the_tables_memory_layout():
     counts = np.random.default_rng(5).integers(0, 40, (30, 4, 4))
     transposed = np.ascontiguousarray(counts.transpose(0, 2, 1)).transpose(0, 2, 1)  # same values
-    for criterion in ("entropy", "gain_ratio", "gini"):
+    for criterion in CRITERIA:
         for a, b in zip(
             split_scores(counts, 1, criterion), split_scores(transposed, 1, criterion), strict=True
         ):

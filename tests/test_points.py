@@ -1,8 +1,9 @@
 """The one registry of 2-D point sets (classic.lessons.points): every 2-D page's menu reads it.
 
-The pages' menus and points are pinned to what each page generated before there was a registry
-(the calls written out below), so that no link and no number on a page changed; and a set added
-to the registry is offered on every 2-D page, by its name, with no other file touched.
+The sets each page offered before there was a registry are pinned (their menu names and order, and
+the calls that made their points, written out below), so that no link and no number on a page
+changed; a set added to the registry since is offered on every 2-D page, by its name, with no
+other file touched, and does not fail these pins.
 """
 
 import numpy as np
@@ -93,7 +94,12 @@ def _same(a, b):
     ("page", "before"), [("perceptron", PERCEPTRON), ("knn", KNN), ("tree", TREE), ("compare", COMPARE)]
 )
 def test_each_page_keeps_its_menu_and_its_yours(page, before):
-    assert points.menu(page) == [*before, YOURS[page][0]]
+    # The sets a page offered before keep their names (a link's value) and their order; a set the
+    # registry gained since may stand among them; the user's points come last.
+    menu = points.menu(page)
+    assert [shown for shown in menu if shown in before] == list(before)
+    assert menu[-1] == YOURS[page][0] and len(set(menu)) == len(menu)
+    assert all(points.named(page, shown) is not None for shown in menu[:-1])
     shown, start, n_classes = points.your_points(page)
     assert (shown, n_classes) == (YOURS[page][0], YOURS[page][2]) and _same(start, YOURS[page][1])
 
@@ -118,13 +124,31 @@ def test_each_page_draws_the_points_it_drew_before(seed):
             )
 
 
+@pytest.mark.parametrize("page", points.PAGES)
+def test_every_set_a_page_offers_gives_labelled_points_a_link_can_reproduce(page):
+    for shown in points.menu(page)[:-1]:
+        entry = points.POINT_SETS[points.named(page, shown)]
+        classes = 3 if entry.classes == points.MANY else entry.classes
+        X, y = points.load(page, shown, 5, n_classes=3)
+        assert X.shape == (len(y), 2) and len(y) >= 4 and np.all(np.isfinite(X)), shown
+        assert sorted(set(y.tolist())) == list(range(classes)), shown
+        assert _same(points.load(page, shown, 5, n_classes=3), (X, y)), (
+            shown
+        )  # the same seed, the same points
+
+
 def test_the_lessons_read_the_registry():
-    assert list(tree_lesson.POINT_TABLES) == list(TREE) and tree_lesson.YOURS == YOURS["tree"][0]
+    assert list(tree_lesson.POINT_TABLES) == points.menu("tree")[:-1]
+    assert tree_lesson.YOURS == YOURS["tree"][0]
     X, y, names = tree_lesson.POINT_TABLES["Spiral (2-D points)"](3)
     assert names == ["x1", "x2"] and np.array_equal(X, TREE["Spiral (2-D points)"](3)[0])
     assert knn_lesson.DATA_NAMES == points.menu("knn") and knn_lesson.YOURS == "Your points"
-    assert knn_lesson.MANY_CLASSES == ["Gaussian clusters around a circle", "Spiral"]
-    assert compare_lesson.DATASETS == list(COMPARE) and compare_lesson.YOURS == "Your points"
+    assert knn_lesson.MANY_CLASSES == points.many_classes("knn")
+    assert [shown for shown in knn_lesson.MANY_CLASSES if shown in KNN] == [
+        "Gaussian clusters around a circle",
+        "Spiral",
+    ]
+    assert compare_lesson.DATASETS == points.menu("compare")[:-1] and compare_lesson.YOURS == "Your points"
     assert not hasattr(perceptron_lesson, "DATA")  # the page reads the registry itself
 
 
