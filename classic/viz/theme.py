@@ -23,8 +23,6 @@ FOCUS = "#0072B2"  # the node or point under discussion
 TIE = "#7F7F7F"  # a tied vote
 SPLIT = "#333333"  # k-d tree splitting lines
 GRID = "#CCCCCC"  # pixel lattice, faint rules
-EMPTY = "#ECECEC"  # no class yet: w = 0, all scores equal, a k-NN cell not voted (light(TIE, 0.85))
-HIGHLIGHT = "#F8E2B3"  # the chosen row of a table (light(PALETTE[1], 0.7))
 PAPER = "#FFFFFF"  # canvases, button faces, the exported PNG's background
 BORDER = "#D0D3DA"  # the players' button outlines (Streamlit's own)
 # The players' Play button, hover and focus: Streamlit's red darkened until white text on it
@@ -59,6 +57,11 @@ def hex_color(values: tuple[float, float, float]) -> str:
 def light(color: str, amount: float = 0.55) -> str:
     """``color`` mixed with white (``amount`` = the share of white), as ``#RRGGBB``."""
     return hex_color(tuple(v + (1.0 - v) * amount for v in rgb(color)))
+
+
+# Shades of the colours above, so that a change of a colour carries through.
+EMPTY = light(TIE, 0.85)  # no class yet: w = 0, all scores equal, a k-NN cell not voted
+HIGHLIGHT = light(PALETTE[1], 0.7)  # the chosen row of a table
 
 
 def player_theme(n_classes: int = 2) -> dict:
