@@ -21,7 +21,35 @@ from pages.widgets import canvas
 
 PHONE_CANVAS = 320  # px: a 390 px phone's width less the page's margins
 PHONE_PEN = round(18 * PHONE_CANVAS / 280)  # the digits page's default pen, at this size
-_CLEARS = "class_draw_clears"  # how many times this phone cleared its canvas: part of its key
+_SHEET = "class_draw_sheet"  # this phone's Sheet
+
+
+@dataclasses.dataclass
+class Sheet:
+    """The phone's canvas across the fragment's runs: ``key`` names it, and a new key is a clean
+    canvas. The key does not follow the round: the phone learns of a new round up to two seconds
+    after the projector shows it, and a student who starts drawing at once draws on the canvas
+    still showing, whose strokes a new key would drop. The canvas is made clean when the student
+    sends or clears instead, and at a new round only if it held ink when the phone last showed
+    the earlier one (a drawing not sent)."""
+
+    began: int  # the round in which this canvas was made clean
+    shown: int  # the round the phone last showed
+    number: int = 0  # how many clean canvases this phone had before this one
+    inked: bool = False  # whether the canvas held ink when the phone last showed it
+
+    @property
+    def key(self) -> str:
+        return f"class_draw_canvas_{self.began}_{self.number}"
+
+    def show(self, number: int) -> None:
+        """Round ``number`` is on the phone: a drawing left from an earlier round is cleared."""
+        if number != self.shown and self.inked:
+            self.clean(number)
+        self.shown = number
+
+    def clean(self, number: int) -> None:
+        self.began, self.shown, self.number, self.inked = number, number, self.number + 1, False
 
 
 def phone(view_now: PhoneView, send: Callable[[np.ndarray], Any]) -> None:
@@ -34,6 +62,8 @@ def phone(view_now: PhoneView, send: Callable[[np.ndarray], Any]) -> None:
         return
     from streamlit_drawable_canvas import st_canvas  # a component: only under streamlit run / AppTest
 
+    sheet = st.session_state.setdefault(_SHEET, Sheet(view_now.round, view_now.round))
+    sheet.show(view_now.round)
     st.html(canvas.TOOLBAR_ABOVE, unsafe_allow_javascript=True)
     st.space(view.TOOLBAR_ROOM)  # the canvas's toolbar (undo, clear) shows above it, not on it
     shown = guard.guarded_component(
@@ -41,15 +71,14 @@ def phone(view_now: PhoneView, send: Callable[[np.ndarray], Any]) -> None:
             stroke_width=PHONE_PEN,
             height=PHONE_CANVAS,
             width=PHONE_CANVAS,
-            # A new round, or "Clear", a clean canvas (the toolbar's own shows on hover, which a
-            # phone does not have).
-            key=f"class_draw_canvas_{view_now.round}_{st.session_state.get(_CLEARS, 0)}",
+            key=sheet.key,
             **view.CANVAS,
         ),
         "the canvas",
     )
     image, _, refused = guard.drawing(shown, PHONE_CANVAS)  # size and type checked before decoding
     read = digits.read_drawing(image)
+    sheet.inked = read.status != "empty"
     if refused:
         st.warning(refused, icon=":material/block:")
     elif read.status not in ("ok", "empty"):
@@ -62,12 +91,17 @@ def phone(view_now: PhoneView, send: Callable[[np.ndarray], Any]) -> None:
             width="stretch",
             disabled=not read.ok,
         )
+        # The toolbar's own clear shows on hover, which a phone does not have.
         st.button(
-            "Clear", key=f"class_draw_clear_{view_now.round}", icon=":material/ink_eraser:", on_click=_clear
+            "Clear",
+            key=f"class_draw_clear_{view_now.round}",
+            icon=":material/ink_eraser:",
+            on_click=sheet.clean,
+            args=(view_now.round,),
         )
-    if sending:
-        if send(read.grid) is not None:
-            view_now = dataclasses.replace(view_now, mine=1)
+    if sending and send(read.grid) is not None:
+        sheet.clean(view_now.round)  # the drawing is in: a clean canvas, ready for the next round
+        st.rerun()  # the page, not only the fragment: a full run (which refuses that) can carry the tap
     if view_now.mine:
         st.success(
             "Sent: it is on the projector. Draw again and send it again to replace it.",
@@ -75,7 +109,3 @@ def phone(view_now: PhoneView, send: Callable[[np.ndarray], Any]) -> None:
         )
     else:
         st.caption("Draw with your finger, as big as the box, then send it.")
-
-
-def _clear() -> None:
-    st.session_state[_CLEARS] = st.session_state.get(_CLEARS, 0) + 1

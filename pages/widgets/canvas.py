@@ -52,19 +52,36 @@ def read_link() -> dict:
 # there (a classroom's touch screen has no hover) pressed an invisible button. Its styles live in
 # the component's shadow root, out of reach of the page's CSS, so this puts a rule in there:
 # the toolbar always sits above the canvas (it is 2.9rem tall), never on the drawing area.
+# The component's own styles come in a <link> that can load after the canvas shows: until then
+# the drawing canvas sits below its background one (a canvas lower) and then jumps up, so that a
+# stroke started as it appeared was drawn off the canvas and lost. The rules that place both
+# canvases go in too, and into every component's shadow root as it is attached, before its canvas.
 TOOLBAR_ABOVE = """<script>
 (() => {
-  if (window.classicToolbarAbove) return;
-  window.classicToolbarAbove = true;
-  // A component's shadow root may be attached, or refilled, after the page's last change: look
-  // again twice a second (a handful of elements) as well as on every change.
-  const place = () => document.querySelectorAll('[data-testid="stBidiComponentIsolated"]').forEach(el => {
-    const root = el.shadowRoot;  // every component's: the rule only touches the canvas's .dc-toolbar
-    if (!root || root.querySelector('style.toolbar-above')) return;
+  if (window.classicCanvasStyles) return;
+  window.classicCanvasStyles = true;
+  const rules = '.dc-container { position: relative; } '
+    + '.dc-background-canvas, .dc-canvas { position: absolute; top: 0; left: 0; } '
+    + '.dc-toolbar { position: absolute; right: 0; opacity: 0; } '
+    + '.dc-toolbar, .dc-root:hover > .dc-toolbar { top: -3rem !important; }';
+  const isComponent = (el) => el.matches('[data-testid="stBidiComponentIsolated"]');
+  const add = (root) => {  // every component's root: the rules only touch the canvas's .dc-* parts
+    if (root.querySelector('style.toolbar-above')) return;
     const style = document.createElement('style');
     style.className = 'toolbar-above';
-    style.textContent = '.dc-toolbar, .dc-root:hover > .dc-toolbar { top: -3rem !important; }';
+    style.textContent = rules;
     root.appendChild(style);
+  };
+  const attachShadow = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function (init) {
+    const root = attachShadow.call(this, init);
+    if (isComponent(this)) add(root);
+    return root;
+  };
+  // A root attached before this script ran, or refilled since: look again twice a second (a
+  // handful of elements) as well as on every change.
+  const place = () => document.querySelectorAll('[data-testid="stBidiComponentIsolated"]').forEach(el => {
+    if (el.shadowRoot) add(el.shadowRoot);
   });
   new MutationObserver(place).observe(document.body, {childList: true, subtree: true});
   setInterval(place, 500);
