@@ -57,8 +57,8 @@ def test_deep_link_is_the_first_request_of_a_fresh_server(chromium, url_path):
         nav.wait_for()
         for title in NAV:
             assert nav.get_by_text(title, exact=True).count() == 1, f"{title} missing from navigation"
-        # The legacy mode would list files (app, home, knn) instead of the app's titles.
-        assert nav.get_by_text("home", exact=True).count() == 0
+        # The legacy mode would list files (app, decision-tree, …) instead of the app's titles.
+        assert nav.get_by_text("decision-tree", exact=True).count() == 0
         assert page.title() != "app"
         # The legacy mode answers a URL it does not know with a "Page not found" dialog.
         assert page.get_by_text("Page not found").count() == 0
