@@ -27,7 +27,7 @@ import pytest
 from conftest import assert_no_exception_box, new_context, screenshot, start_server, stop_server
 from redis_server import redis_server, require_redis
 
-from pages.classroom import class_panel, room_store
+from pages.classroom import class_panel, room_store, rooms
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(900)]
 
@@ -185,7 +185,7 @@ def run_round(browser, teacher_base: str, phone_bases: list[str], store, name: s
         phone.get_by_text("Waiting for the teacher").wait_for()
         phones.append(phone)
     until(lambda: store.joined(code) == PHONES, f"{PHONES} phones to join")
-    projector.get_by_text(f"{PHONES} phones joined").wait_for()  # no click: the card follows
+    projector.get_by_text(f"{PHONES} of {rooms.CLASS_SIZE} phones joined").wait_for()  # no click: the card follows
     screenshot(phones[0], f"class_{name}_phone_waiting")
     # Everyone is in: the card folds to one line, and the figure gets the screen back.
     projector.get_by_role("button", name="Hide the join code").click()
