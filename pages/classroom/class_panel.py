@@ -46,8 +46,7 @@ _FOLDED_AT = "_class_card_folded_at"
 _SESSION = "_class_session"  # a random id of this session: what opening rooms is limited by
 _MEMORY = "classic.teacher"  # the browser's own storage: [code, key] of the class it teaches
 _REMEMBER = "_class_remember"  # the teacher's [code, key] for the browser to keep, once
-_FORGET_KEPT = "_class_forget_kept"
-_ASKED_RUNS = "_class_memory_runs"  # the runs in which this session asked the browser for a key  # the round the join card last folded itself for
+_FORGET_KEPT = "_class_forget_kept"  # the round the join card last folded itself for
 SIDE_BY_SIDE = 3  # at most this many rounds of one question on the projector at once
 _UNREACHABLE = "The class cannot be reached right now: try again in a moment."
 
@@ -128,10 +127,6 @@ def take_link() -> None:
                     st.session_state.pop(_REMEMBER, None)
             return
         forget = st.session_state.get(_FORGET_KEPT, False)
-        # A browser that keeps a key says so on its first run; after a few runs, nobody asks again.
-        asked = st.session_state[_ASKED_RUNS] = st.session_state.get(_ASKED_RUNS, 0) + 1
-        if asked > 5 and not forget:
-            return
         kept = remembered.remembered(_MEMORY, "class_teacher_memory", forget=forget, quiet=not forget)
         if forget and kept == "":
             st.session_state.pop(_FORGET_KEPT, None)
