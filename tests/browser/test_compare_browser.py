@@ -28,7 +28,11 @@ def panels(page):
     """The three panels, once Vega has drawn them (each a canvas or an SVG); the your-points
     click chart, when shown, comes before them."""
     charts = page.locator(CHARTS)
-    charts.last.locator("canvas, svg").first.wait_for(timeout=60_000)
+    # Streamlit mounts the charts one by one: under load the last one present may be the second
+    page.wait_for_function(
+        """sel => [...document.querySelectorAll(sel)]
+                 .filter(c => c.querySelector('canvas, svg')).length >= 3""",
+        arg=CHARTS, timeout=60_000)
     count = charts.count()
     assert count in (3, 4)
     return [charts.nth(i) for i in range(count - 3, count)]
