@@ -13,9 +13,13 @@ library); the pages in ``pages/`` turn them into widgets.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import importlib
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
+
+import numpy as np
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,44 @@ class Step:
     tells: tuple[str, ...] = ()
 
 
+MAX_OPTIONS = 8  # what a phone can be asked to choose from (pages/classroom/rooms.MAX_CHOICES)
+
+
+def check_step(fields: Mapping[str, Any]) -> Step:
+    """A made question (a dict of :class:`Step`'s fields) as a Step a class can be asked, or
+    ``ValueError`` saying why not: a title and a question, 2 to 8 distinct options, the answer
+    one of them (so exactly one is right), a why, and a setup of link values."""
+    step = Step(**fields)
+    options = [str(option) for option in step.options]
+    if not str(step.title).strip() or not str(step.question).strip() or not str(step.why).strip():
+        raise ValueError("A question has a title, a text and a why.")
+    if not 2 <= len(options) <= MAX_OPTIONS or len(set(options)) != len(options):
+        raise ValueError(f"A question has 2 to {MAX_OPTIONS} distinct options, got {options}.")
+    if str(step.answer) not in options:
+        raise ValueError(f"The answer {step.answer!r} is not one of the options {options}.")
+    if not isinstance(step.setup, Mapping):
+        raise ValueError("A question's setup maps the page's link parameters to values.")
+    return step
+
+
+@dataclass(frozen=True)
+class ViewQuestion:
+    """A kind of question "Ask about this view" makes from what the page shows now.
+
+    ``make(view, rng)`` returns a dict of :class:`Step`'s fields (as ``try_this_steps`` does),
+    or None where the kind does not apply to this view (no drawing yet, one class only…).
+    ``view`` is the dict the lesson's page builds of what it has on screen (the lesson module's
+    ``random_view`` makes one at random for the tests); ``rng`` picks among equally good
+    questions (which point, which k). The answer is computed by the library; ``hides`` names the
+    page's parts that would give it away (the same parts as the "Try this" steps'); the setup
+    is usually empty: the view is already on the screen.
+    """
+
+    name: str  # unique in its lesson: letters, digits and _
+    label: str  # the teacher's menu entry ("The class at the query")
+    make: Callable[[Mapping[str, Any], np.random.Generator], dict | None]
+
+
 @dataclass(frozen=True)
 class Lesson:
     """One lesson page: where it lives, its menu entry, its card on the home page, and what the
@@ -58,6 +100,7 @@ class Lesson:
     heading: str
     teaches: str
     does: str
+    module: str = ""  # its words and questions: classic.lessons.<module>
     warm: tuple[str, ...] = ()
 
     @property
@@ -67,6 +110,24 @@ class Lesson:
     @property
     def file(self) -> str:
         return f"pages/{self.page}"
+
+    def questions(self) -> ModuleType:
+        """The lesson's module, which holds its question makers (by the lessons' contract):
+
+        - ``SAME_KIND``: one maker per "Try this" step, in the steps' order. ``maker(rng)``
+          returns the step made anew (a dict of :class:`Step`'s fields): the same kind of question
+          and the same ``hides``, other parameters (a seed, a point, k, a table, a drawing), a
+          full ``setup`` of link values, the answer recomputed by the library, and not always the
+          original step's answer (remembering the first reveal must not answer it).
+        - ``VIEW_QUESTIONS``: at least three :class:`ViewQuestion`, "Ask about this view".
+        - ``random_view(rng)``: a view as the page builds it, at random, for the tests.
+        """
+        return importlib.import_module(f"classic.lessons.{self.module}")
+
+
+def lesson_of(url_path: str) -> Lesson | None:
+    """The lesson whose page is at ``url_path`` ("knn"), or None."""
+    return next((lesson for lesson in LESSONS if lesson.url_path == url_path), None)
 
 
 _SHARED = "pages.widgets.shared"
@@ -83,6 +144,7 @@ LESSONS: tuple[Lesson, ...] = (
         "classes (Novikoff's bound says how soon) and loops for ever on XOR, where none does; a "
         "kernel bends the line.",
         "Watch the line move at every update, place your own points, find the cycle on XOR.",
+        module="perceptron",
         warm=(f"{_SHARED}:perceptron_steps",),
     ),
     Lesson(
@@ -93,6 +155,7 @@ LESSONS: tuple[Lesson, ...] = (
         "Classifying by a vote of the k nearest training points: small k follows every point, large "
         "k smooths the boundary; the distance metric and feature scaling decide what *near* means.",
         "Move k and watch the regions re-vote; try metrics, weights, scaling and a k-d tree.",
+        module="knn",
         warm=(f"{_SHARED}:knn_steps", f"{_SHARED}:warm_knn"),
     ),
     Lesson(
@@ -104,6 +167,7 @@ LESSONS: tuple[Lesson, ...] = (
         "every gain shown so you can check each choice by hand; how a real-valued feature is cut at "
         "a threshold, giving axis-aligned boxes; why parity needs far more nodes than AND.",
         "Grow trees on toy tables, the 1984 congressional votes, 2-D points or your own CSV.",
+        module="tree",
         warm=(f"{_SHARED}:tree_steps",),
     ),
     Lesson(
@@ -114,6 +178,7 @@ LESSONS: tuple[Lesson, ...] = (
         "k-NN on real data: a drawing becomes the 16×16 grid of the Semeion data set and is "
         "classified against 1593 digits written by about 80 people.",
         "Draw a digit and see its grid, the vote and the nearest digits.",
+        module="digits",
         warm=(f"{_SHARED}:warm_digits",),
     ),
     Lesson(
@@ -125,6 +190,7 @@ LESSONS: tuple[Lesson, ...] = (
         "axis-aligned boxes on the same points and the same axes, each with its training and held-out "
         "accuracy and its fit time.",
         "Pick a data set (XOR, circles, moons, a spiral, axis-aligned boxes, your own points) and see who wins.",
+        module="compare",
         warm=(f"{_SHARED}:compare_questions", f"{_SHARED}:warm_compare"),
     ),
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import inspect
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 from urllib.parse import urlencode
@@ -186,6 +186,12 @@ def try_this(page: str, steps: Sequence[Step], expanded: bool = False) -> None:
                 st.caption(":material/arrow_upward: Asked at the top of the page, above its figure.")
             else:
                 _ask(page, i, step, answers)
+
+
+def about_this_view(page: str, view: Callable[[], Mapping[str, Any]]) -> None:
+    """ "Ask about this view": questions made from what the page shows now, by the kinds in the
+    lesson's ``VIEW_QUESTIONS`` (``classic.lessons``). ``view`` builds the dict those kinds read;
+    it is called only when the teacher opens the menu or asks (never on an ordinary rerun)."""
 
 
 # The container step_slot keeps for this script run (one thread runs one session's script).
