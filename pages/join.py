@@ -146,7 +146,9 @@ def follow(code: str) -> None:
     if view.status == "waiting":
         st.info("Waiting for the teacher to ask a question…", icon=":material/hourglass_empty:")
         return
-    st.markdown(f"**Question {view.round}.** {view.text}")
+    st.markdown(f"**Question {view.round}.** {url.escape_markdown(view.text)}")  # as text, never markup
+    if view.seconds_left is not None:
+        st.caption(f":material/timer: About {view.seconds_left} s left")
     kinds.of(view).phone(view, lambda value: attempt(store.answer, code, phone, value, view.kind))
     if note := note or st.session_state.pop(_ERROR, None):
         st.warning(note, icon=":material/warning:")

@@ -137,9 +137,9 @@ def _phone_app(name: str, status: str) -> None:
     kind.phone(view, lambda value: st.session_state.setdefault("sent", []).append(value))
 
 
-@pytest.mark.parametrize("status", ["question", "revealed"])
+@pytest.mark.parametrize("status", ["question", "closed", "revealed"])
 @pytest.mark.parametrize("name", list(KINDS))
-def test_every_kind_has_a_phone_input_for_an_open_and_a_revealed_round(name, status):
+def test_every_kind_has_a_phone_input_for_an_open_a_closed_and_a_revealed_round(name, status):
     from streamlit.testing.v1 import AppTest
 
     at = AppTest.from_function(_phone_app, args=(name, status), default_timeout=30)
@@ -148,5 +148,6 @@ def test_every_kind_has_a_phone_input_for_an_open_and_a_revealed_round(name, sta
     shown = [*at.button, *at.markdown, *at.caption, *at.info, *at.success, *at.get("iframe")]
     assert shown, "the phone shows nothing for this kind"
     enabled = [b for b in at.button if not b.disabled]
-    if status == "revealed":
+    if status != "question":  # stopped or revealed: nothing more can be sent, nor any way to send it
         assert not any(b.label.startswith("Send") or b.key.startswith("join_choice") for b in enabled)
+        assert not at.get("iframe") and not at.number_input

@@ -571,3 +571,82 @@ def test_a_phone_s_poll_and_the_projector_s_count_never_read_every_answer(store,
     assert store.counts(code, 1) == expected and store.answered(code, 1) == 40 and store.joined(code) == 40
     store.reveal(code, key)
     assert store.view(code, phone(3)).correct is True
+
+
+# ---- peer instruction: stop the vote, vote again, a question of the same kind, a timer ---------
+
+SAME = Question("knn.k1.same", "And at k = 3?", ("Follows it", "Ignores it", "Averages"), 1, "Three vote.",
+                follows=K1.qid)  # fmt: skip
+
+
+def test_a_stopped_vote_takes_no_answer_and_hides_its_answer_until_the_reveal(store):
+    code, key = store.open_room()
+    for i in (1, 2):
+        store.join(code, phone(i))
+    store.ask(code, key, K1)
+    store.answer(code, phone(1), 0)
+    stopped = store.stop(code, key)
+    assert stopped.stopped and not stopped.revealed
+    seen = store.view(code, phone(1))
+    assert (seen.status, seen.mine, seen.answer, seen.why) == ("closed", 0, None, "")
+    with pytest.raises(RoomError, match="vote is closed"):
+        store.answer(code, phone(2), 1)
+    assert store.counts(code, 1) == (1, 0, 0)
+    store.ask_again(code, key)  # vote 2 after the discussion
+    store.answer(code, phone(2), 0)
+    store.stop(code, key)
+    store.ask(code, key, SAME)  # the same kind, answered alone
+    store.answer(code, phone(1), 1)
+    assert [(r.attempt, r.stopped, r.revealed) for r in store.rounds(code)] == [
+        (1, True, False), (2, True, False), (1, False, False)
+    ]  # fmt: skip
+    store.reveal(code, key)
+    assert [r.revealed for r in store.rounds(code)] == [True, True, True]  # the whole chain
+    exported = store.export(code, key)
+    assert exported["right"] == [True, True, True]  # every round's right column is filled once revealed
+    assert store.view(code, phone(1)).correct is True
+
+
+def test_the_reveal_leaves_an_earlier_question_s_stopped_rounds_alone(store):
+    code, key = store.open_room()
+    store.ask(code, key, DRAW7)
+    store.stop(code, key)
+    store.ask(code, key, K1)
+    store.reveal(code, key)
+    assert [r.revealed for r in store.rounds(code)] == [False, True]
+
+
+def test_a_timed_question_closes_itself(store, clock):
+    code, key = store.open_room()
+    store.join(code, phone(1))
+    store.join(code, phone(2))
+    timed = Question("own.1", "Quick!", ("a", "b"), 0, seconds=30)
+    store.ask(code, key, timed)
+    assert store.view(code, phone(1)).seconds_left == 30
+    clock.advance(12.5)
+    assert store.answer(code, phone(1), 0).seconds_left == 18
+    clock.advance(18)
+    assert store.view(code, phone(2)).status == "closed"
+    with pytest.raises(RoomError, match="vote is closed"):
+        store.answer(code, phone(2), 1)
+    assert store.counts(code, 1) == (1, 0)
+    with pytest.raises(RoomError, match="timer"):
+        store.ask(code, key, Question("own.2", "Slow", ("a", "b"), 0, seconds=rooms.MAX_SECONDS + 1))
+
+
+def test_a_number_question_counts_below_within_and_above(store):
+    code, key = store.open_room()
+    estimate = Question("own.3", "How many updates?", (), 12, "It made 12.", "number", tolerance=2)
+    store.ask(code, key, estimate)
+    values = {1: 12, 2: "13,5", 3: 9.9, 4: 40, 5: 14}
+    for i, value in values.items():
+        store.join(code, phone(i))
+        store.answer(code, phone(i), value, "number")
+    assert store.view(code, phone(2)).mine == 13.5
+    for bad in ("12 apples", float("nan"), float("inf"), 1e12, True, [12], "1" * 50):
+        with pytest.raises(RoomError, match="number"):
+            store.answer(code, phone(1), bad, "number")
+    assert store.counts(code, 1) == (1, 3, 1)
+    store.reveal(code, key)
+    assert [store.view(code, phone(i)).correct for i in values] == [True, True, False, False, True]
+    assert store.export(code, key)["choice"] == ["12", "13.5", "9.9", "40", "14"]

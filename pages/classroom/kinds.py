@@ -61,6 +61,23 @@ class Kind:
         """The right answer as a person reads it (shown at the reveal)."""
         raise NotImplementedError
 
+    def right_count(self, tally: Sequence[int], q: Question) -> int | None:
+        """How many of a round's answers (its ``tally``) are right; None for a kind with no
+        right answer (peer instruction's suggestion needs the share right)."""
+        return None
+
+    def wrong_answers(self, counts: Mapping[str, int], q: Question) -> dict[str, int]:
+        """The wrong answers as a person reads them, with how many phones gave each (the report's
+        most common wrong answer); empty for a kind with no right answer."""
+        if not self.graded:
+            return {}
+        wrong: dict[str, int] = {}
+        for value, n in counts.items():
+            if not self.right(value, q):
+                shown = self.shown(value, q)
+                wrong[shown] = wrong.get(shown, 0) + n
+        return wrong
+
     def cells(self, value: str, q: Question, revealed: bool) -> tuple[str, Any]:
         """The CSV's cells for one answer: the answer as read, and whether it was right (blank
         before the reveal and for a kind that is not graded)."""
@@ -117,6 +134,9 @@ class Choice(Kind):
 
     def answer_text(self, q):
         return q.choices[q.answer]
+
+    def right_count(self, tally, q):
+        return tally[q.answer] if 0 <= q.answer < len(tally) else 0
 
     def shown(self, value, q):
         return q.choices[int(value)]
@@ -191,10 +211,127 @@ class Drawing(Kind):
         return seven, np.ones((16, 16), dtype=int)
 
 
+class Opinion(Choice):
+    """Pick one of 2–8 choices with no right one (a teacher's poll: "Which would you try?")."""
+
+    name = "opinion"
+    asks = "a choice"
+    graded = False
+
+    def check_question(self, q):
+        if not 2 <= len(q.choices) <= MAX_CHOICES:
+            raise RoomError(f"A question has 2 to {MAX_CHOICES} choices, got {len(q.choices)}.")
+        if q.answer != -1 or isinstance(q.answer, bool):
+            raise RoomError("An opinion question has no right answer (-1).")
+
+    def right(self, value, q):
+        return None
+
+    def right_count(self, tally, q):
+        return None
+
+    def results(self, title, q, tally, revealed):
+        return class_view.bars(title, q.choices, tally, None)
+
+    def answer_text(self, q):
+        return "none: it asked for an opinion"
+
+    def example(self):
+        return Question("example.opinion", "Which would you try first?", ("k-NN", "a tree"), -1, kind=self.name)
+
+    def samples(self, q):
+        return 0, 1
+
+
+class Number(Kind):
+    """A number, right within the question's tolerance (an estimate: "How many updates?"). The
+    projector counts the answers; the reveal shows how many were below, within and above."""
+
+    name = "number"
+    asks = "a number"
+    LIMIT = 1e9  # no estimate in these lessons comes near it; a larger value is a typo or a script
+
+    def _finite(self, value: Any) -> bool:
+        return (
+            isinstance(value, (int, float))
+            and not isinstance(value, bool)
+            and np.isfinite(value)
+            and abs(value) <= self.LIMIT
+        )
+
+    def check_question(self, q):
+        if q.choices or not self._finite(q.answer):
+            raise RoomError("A number question has no choices; its answer is a number.")
+        if not self._finite(q.tolerance) or q.tolerance < 0:
+            raise RoomError("A number question's tolerance is a number, 0 or more.")
+
+    def check(self, raw, q):
+        """A finite number within ±1e9 (a bool or a text is not one); kept as text, 10 digits."""
+        if isinstance(raw, str):
+            try:
+                raw = float(raw.strip().replace(",", ".")) if len(raw) <= 40 else None
+            except ValueError:
+                raw = None
+        if not self._finite(raw):
+            raise RoomError("Send a number (digits, a point for decimals).")
+        return format(float(raw), ".10g")
+
+    def mine(self, value):
+        return float(value)
+
+    def right(self, value, q):
+        return abs(float(value) - q.answer) <= q.tolerance * (1 + 1e-12) + 1e-12
+
+    def _bins(self, q: Question) -> tuple[str, str, str]:
+        low, high = q.answer - q.tolerance, q.answer + q.tolerance
+        within = f"{q.answer:g} ± {q.tolerance:g}" if q.tolerance else f"{q.answer:g}"
+        return f"below {low:g}", within, f"above {high:g}"
+
+    def tally(self, counts, q):
+        """Answers below, within and above the tolerance around the answer."""
+        low = within = high = 0
+        for value, n in counts.items():
+            v = float(value)
+            if self.right(value, q):
+                within += n
+            elif v < q.answer:
+                low += n
+            else:
+                high += n
+        return low, within, high
+
+    def results(self, title, q, tally, revealed):
+        if not revealed:  # the bins are drawn around the answer: before the reveal, only a count
+            return class_view.count_line(title, sum(tally), sum(tally))
+        return class_view.bars(title, self._bins(q), tally, 1)
+
+    def right_count(self, tally, q):
+        return tally[1] if len(tally) == 3 else 0
+
+    def answer_text(self, q):
+        return f"{q.answer:g}" + (f" (± {q.tolerance:g} counts as right)" if q.tolerance else "")
+
+    def shown(self, value, q):
+        return f"{float(value):g}"
+
+    def phone(self, view, send):
+        from pages.classroom import phone_number
+
+        phone_number.phone(view, send)
+
+    def example(self):
+        return Question("example.number", "How many updates?", (), 12, kind=self.name, tolerance=2)
+
+    def samples(self, q):
+        return q.answer + q.tolerance / 2, q.answer + 10 * (q.tolerance + 1)
+
+
 DRAW = Drawing.name
+NUMBER = Number.name
+OPINION = Opinion.name
 
 # Every kind a question can be, by name.
-KINDS: dict[str, Kind] = {kind.name: kind for kind in (Choice(), Drawing())}
+KINDS: dict[str, Kind] = {kind.name: kind for kind in (Choice(), Drawing(), Number(), Opinion())}
 
 
 def of(q: Question | PhoneView) -> Kind:

@@ -56,7 +56,7 @@ def phone(view_now: PhoneView, send: Callable[[np.ndarray], Any]) -> None:
     """The phone's side of a drawing round (called by /join inside its fragment): the canvas and
     "Send my drawing" while the round is open; ``send(grid)`` stores the drawing (the page's
     store call, which turns a refusal into a message)."""
-    if view_now.status == "revealed":
+    if view_now.status in ("revealed", "closed"):  # stopped, timed out or revealed: nothing more to send
         sent = "Your drawing is in." if view_now.mine else "You did not send a drawing."
         st.info(f"The teacher closed the drawing. {sent} Look at the projector.", icon=":material/draw:")
         return

@@ -39,6 +39,11 @@ _shared: RoomStore | None = None
 _shared_lock = threading.Lock()
 
 
+# A round's "revealed" field: open, revealed, or stopped (no more answers, the answer not shown).
+# A write is taken only while it is open (_OPEN), in both backends.
+_OPEN, _REVEALED, _STOPPED = 0, 1, 2
+
+
 class RoomStore:
     """The class-mode operations, whatever keeps the rows (subclasses: SQLite, Redis).
 
@@ -105,13 +110,31 @@ class RoomStore:
             raise RoomError("No question was asked yet.")
         return self._open_round(code, current.question, current.attempt + 1)
 
-    def reveal(self, code: Any, key: Any) -> Round:
-        """Show the right answer: the current round takes no more answers."""
+    def stop(self, code: Any, key: Any) -> Round:
+        """Stop the vote: the current round takes no more answers, and its answer stays hidden
+        (peer instruction: the teacher sees how many were right, then the class discusses)."""
         code = self._teacher(code, key)
         current = self.current(code)
         if current is None:
             raise RoomError("No question was asked yet.")
-        self._reveal(code, current.number)
+        if not current.stopped:
+            self._stop(code, current.number)
+        return self.current(code)
+
+    def reveal(self, code: Any, key: Any) -> Round:
+        """Show the right answer: the current round takes no more answers, and the earlier
+        rounds about the same question (vote 1, vote 2 before a question of the same kind) are
+        revealed with it."""
+        code = self._teacher(code, key)
+        rounds = self.rounds(code)
+        if not rounds:
+            raise RoomError("No question was asked yet.")
+        root = rounds[-1].question.root
+        for r in reversed(rounds):
+            if r.question.root != root:
+                break
+            if not r.revealed:
+                self._reveal(code, r.number)
         return self.current(code)
 
     def end(self, code: Any, key: Any) -> None:
@@ -150,6 +173,10 @@ class RoomStore:
                 for column, cell in zip(columns, row, strict=True):
                     columns[column].append(cell)
         return columns
+
+    def answers(self, code: Any, key: Any, number: int) -> dict[str, tuple[str, float]]:
+        """Every phone's answer to round ``number`` and when it came (the teacher's report)."""
+        return self._answers(self._teacher(code, key), number)
 
     # ---- what everyone may read (the projector, the phones) --------------------------------
 
@@ -322,6 +349,8 @@ class RoomStore:
         if asked.name != kind:
             raise RoomError(f"This question asks for {asked.asks}.")
         value = asked.check(value, current.question)
+        if current.closed(self.clock()) and not current.revealed:
+            raise RoomError("The vote is closed: wait for the teacher.")
         if not self._write(code, current.number, phone, value, self.clock(), self._ttl(code)):
             raise RoomError("The answer was revealed (or a new question asked): answers are closed.")
         return self.view(code, phone)
@@ -343,11 +372,16 @@ class RoomStore:
         mine = self._answer(room.code, current.number, phone)
         chosen = None if mine is None else kind.mine(mine[0])
         if not current.revealed:
-            return PhoneView("question", current.number, q.kind, q.text, q.choices, chosen)
+            now = self.clock()
+            if current.closed(now):
+                return PhoneView("closed", current.number, q.kind, q.text, q.choices, chosen)
+            left = None if current.closes_at is None else max(0, math.ceil(current.closes_at - now))
+            return PhoneView("question", current.number, q.kind, q.text, q.choices, chosen, seconds_left=left)
         right = None if mine is None else kind.right(mine[0], q)
         return PhoneView(
-            "revealed", current.number, q.kind, q.text, q.choices, chosen, q.answer, q.why, right
-        )
+            "revealed", current.number, q.kind, q.text, q.choices, chosen, q.answer, q.why, right,
+            tolerance=q.tolerance,
+        )  # fmt: skip
 
     # ---- housekeeping -----------------------------------------------------------------
 
@@ -394,7 +428,8 @@ class RoomStore:
             Question.from_json(row["question"]),
             row["attempt"],
             row["asked"],
-            bool(row["revealed"]),
+            row["revealed"] == _REVEALED,
+            row["revealed"] != _OPEN,
         )
 
     # ---- what a backend provides ---------------------------------------------------------
@@ -415,6 +450,10 @@ class RoomStore:
         raise NotImplementedError
 
     def _reveal(self, code: str, number: int) -> None:
+        raise NotImplementedError
+
+    def _stop(self, code: str, number: int) -> None:
+        """Mark round ``number`` stopped (``_STOPPED``) unless it is revealed."""
         raise NotImplementedError
 
     def _end(self, code: str) -> None:
@@ -625,7 +664,11 @@ class SQLiteStore(RoomStore):
         return [dict(r) for r in self._all("SELECT * FROM rounds WHERE code = ? ORDER BY number", code)]
 
     def _reveal(self, code, number):
-        self._run("UPDATE rounds SET revealed = 1 WHERE code = ? AND number = ?", code, number)
+        self._run("UPDATE rounds SET revealed = ? WHERE code = ? AND number = ?", _REVEALED, code, number)
+
+    def _stop(self, code, number):
+        self._run("UPDATE rounds SET revealed = ? WHERE code = ? AND number = ? AND revealed = ?",
+                  _STOPPED, code, number, _OPEN)  # fmt: skip
 
     def _end(self, code):
         self._run("UPDATE rooms SET ended = 1 WHERE code = ?", code)
@@ -747,6 +790,11 @@ redis.call('EXPIRE', KEYS[3], ARGV[5])
 redis.call('EXPIRE', KEYS[4], ARGV[5])
 return 1
 """
+# KEYS[1] the round; ARGV the stopped state: set only on an open round (a revealed one stays so).
+_STOP = """
+if redis.call('HGET', KEYS[1], 'revealed') == '0' then redis.call('HSET', KEYS[1], 'revealed', ARGV[1]) end
+return 0
+"""
 # KEYS[1] the counter; ARGV the window in seconds.
 _HIT = """
 local n = redis.call('INCR', KEYS[1])
@@ -775,6 +823,7 @@ class RedisStore(RoomStore):
         self._add_round_script = self.db.register_script(_ADD_ROUND)
         self._write_script = self.db.register_script(_WRITE)
         self._hit_script = self.db.register_script(_HIT)
+        self._stop_script = self.db.register_script(_STOP)
 
     def __repr__(self) -> str:
         return f"RedisStore({self.url!r})"
@@ -830,7 +879,10 @@ class RedisStore(RoomStore):
         return [r for r in map(self._round_row, pipe.execute()) if r is not None]
 
     def _reveal(self, code, number):
-        self.db.hset(self._key(code, "round", number), "revealed", 1)
+        self.db.hset(self._key(code, "round", number), "revealed", _REVEALED)
+
+    def _stop(self, code, number):
+        self._stop_script(keys=[self._key(code, "round", number)], args=[_STOPPED])
 
     def _end(self, code):
         self.db.hset(self._key(code), "ended", 1)

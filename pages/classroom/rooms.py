@@ -31,6 +31,7 @@ HOURS = 12  # a room lives this long after it opens, then it is removed with its
 MAX_NICKNAME = 20
 MAX_CHOICES = 8
 MAX_TEXT = 2000  # a question's text or its why; the lessons' longest step is far shorter
+MAX_SECONDS = 600  # a question's timer
 CHOOSE = "choose"  # a question's default kind (every kind: pages/classroom/kinds.py)
 # What the teacher can say of a phone's answer (a drawing): hidden from the projector, approved
 # for it (while drawings are held back), taught to the model.
@@ -64,26 +65,41 @@ class Question:
     """What a round asks: a "Try this" step's id, text and choices, the right one and why.
 
     ``kind`` names its entry in ``kinds.KINDS``, which says what ``choices`` and ``answer`` hold
-    (a drawing question has no choices; its ``answer`` is the digit to draw).
+    (a drawing question has no choices; its ``answer`` is the digit to draw; a number question's
+    answer is a number, right within ``tolerance``). ``seconds``: a timer (0: none), after which
+    the round takes no more answers. ``follows``: the id of the question this one is "of the same
+    kind" as (peer instruction's third question, answered alone), "" for none.
     """
 
     qid: str
     text: str
     choices: tuple[str, ...]
-    answer: int
+    answer: int | float
     why: str = ""
     kind: str = CHOOSE
+    tolerance: float = 0.0
+    seconds: int = 0
+    follows: str = ""
+
+    @property
+    def root(self) -> str:
+        """The question a chain of rounds (vote 1, vote 2, the same kind) is about."""
+        return self.follows or self.qid
 
     def to_json(self) -> str:
         return json.dumps(
             {"qid": self.qid, "text": self.text, "choices": list(self.choices), "answer": self.answer,
-             "why": self.why, "kind": self.kind}
+             "why": self.why, "kind": self.kind, "tolerance": self.tolerance, "seconds": self.seconds,
+             "follows": self.follows}
         )  # fmt: skip
 
     @classmethod
     def from_json(cls, text: str) -> Question:
         d = json.loads(text)
-        return cls(d["qid"], d["text"], tuple(d["choices"]), d["answer"], d["why"], d["kind"])
+        return cls(
+            d["qid"], d["text"], tuple(d["choices"]), d["answer"], d["why"], d["kind"],
+            d.get("tolerance", 0.0), d.get("seconds", 0), d.get("follows", ""),
+        )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -95,6 +111,16 @@ class Round:
     attempt: int
     asked_at: float
     revealed: bool = False
+    stopped: bool = False  # the teacher stopped the vote (or revealed it): no more answers
+
+    @property
+    def closes_at(self) -> float | None:
+        """When the question's timer ends (None: no timer)."""
+        return self.asked_at + self.question.seconds if self.question.seconds else None
+
+    def closed(self, now: float) -> bool:
+        """Whether the round takes no more answers at ``now``: stopped, revealed or timed out."""
+        return self.stopped or self.revealed or (self.closes_at is not None and now >= self.closes_at)
 
 
 @dataclass(frozen=True)
@@ -113,7 +139,8 @@ class Room:
 class PhoneView:
     """What one phone sees now (also what a phone that joins late sees).
 
-    ``status`` is "waiting" (no question yet), "question", "revealed", "ended", or "full" (the
+    ``status`` is "waiting" (no question yet), "question", "closed" (the vote was stopped, or
+    its timer ran out: no more answers, no answer shown yet), "revealed", "ended", or "full" (the
     phone waits for the teacher's OK to join a class beyond its size). The right
     answer, the why and whether this phone was right are filled only once the round is revealed.
     """
@@ -123,10 +150,12 @@ class PhoneView:
     kind: str = CHOOSE
     text: str = ""
     choices: tuple[str, ...] = ()
-    mine: int | None = None  # this phone's answer in this round, as its kind keeps it
-    answer: int | None = None
+    mine: int | float | None = None  # this phone's answer in this round, as its kind keeps it
+    answer: int | float | None = None
     why: str = ""
     correct: bool | None = None  # once revealed: whether this phone's answer was right (if graded)
+    seconds_left: int | None = None  # an open round's timer
+    tolerance: float = 0.0
 
 
 # ---- the teacher's secrets ---------------------------------------------------------------
@@ -203,6 +232,10 @@ def check_question(question: Any) -> Question:
     texts = [q.text, q.why, *q.choices]
     if not all(isinstance(t, str) and len(t) <= MAX_TEXT for t in texts) or not q.text.strip():
         raise RoomError(f"A question has a text, and every text has at most {MAX_TEXT} characters.")
+    if isinstance(q.seconds, bool) or not isinstance(q.seconds, int) or not 0 <= q.seconds <= MAX_SECONDS:
+        raise RoomError(f"A question's timer is 0 (none) to {MAX_SECONDS} seconds.")
+    if not isinstance(q.follows, str) or (q.follows and not _QUESTION_ID.fullmatch(q.follows)):
+        raise RoomError("A question follows another by its id.")
     return q
 
 
