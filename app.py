@@ -40,6 +40,13 @@ if __name__ == "__main__":  # Streamlit runs this file as the script of every pa
             url_path=class_view.REVIEW_PAGE,
             visibility="hidden",
         ),
+        # The teacher's report of the class (linked from the class's sidebar).
+        st.Page(
+            "pages/report.py",
+            title="What the class missed",
+            url_path=class_view.REPORT_PAGE,
+            visibility="hidden",
+        ),
     ]
 
     page = st.navigation(PAGES)
@@ -49,7 +56,10 @@ if __name__ == "__main__":  # Streamlit runs this file as the script of every pa
     teaching = page.url_path != class_view.PHONE_PAGE  # a teacher's controls, never on the phones' page
     if teaching:
         class_panel.take_link()
-        if page.url_path != class_view.REVIEW_PAGE:  # the teacher's own device: no join card
+        if page.url_path not in (
+            class_view.REVIEW_PAGE,
+            class_view.REPORT_PAGE,
+        ):  # the teacher's own device: no join card
             class_panel.card(page.url_path)
     lesson.step_slot()  # the top of the page, for the "Try this" step just set up
 

@@ -24,15 +24,19 @@ checked by the store like every teacher action.
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
 
+from classic.lessons import lesson_of
 from pages.classroom import class_view, kinds, remembered, room_store, rooms
 from pages.classroom.rooms import Question, RoomError, Round
+from pages.server import url
 from pages.widgets import downloads, lesson, present
 
 CODE_PARAM = "class"  # the teacher's link: ?class=CODE&teacher=KEY
@@ -47,6 +51,7 @@ _SESSION = "_class_session"  # a random id of this session: what opening rooms i
 _MEMORY = "classic.teacher"  # the browser's own storage: [code, key] of the class it teaches
 _REMEMBER = "_class_remember"  # the teacher's [code, key] for the browser to keep, once
 _FORGET_KEPT = "_class_forget_kept"  # the round the join card last folded itself for
+_SHOWN_VOTES = "_class_shown_votes"  # (code, round) whose votes the teacher shows before the reveal
 SIDE_BY_SIDE = 3  # at most this many rounds of one question on the projector at once
 _UNREACHABLE = "The class cannot be reached right now: try again in a moment."
 
@@ -80,6 +85,14 @@ def active() -> Teacher | None:
     return teacher if room is not None and not room.ended else None
 
 
+def taught() -> Teacher | None:
+    """The class this session teaches or taught, open or ended, until it expires (its report)."""
+    teacher = _held()
+    if teacher is None:
+        return None
+    return teacher if attempt(teacher.store.room, teacher.code) is not None else None
+
+
 def attempt(action: Callable, *args: Any) -> Any:
     """Run a store action; a refusal or an unreachable store becomes a note in the sidebar, not a
     traceback (None is returned)."""
@@ -93,10 +106,18 @@ def attempt(action: Callable, *args: Any) -> Any:
 
 
 def question_of(page: str, i: int, step: Any) -> Question:
-    """Step ``i`` of ``page``'s "Try this" as a question for the phones (its id ``page.i``)."""
+    """Step ``i`` of ``page``'s "Try this" as a question for the phones (its id ``page.i``); a
+    question made since (``lesson.extra``) keeps its own id, follows the step it is of the same
+    kind as, and a teacher's own question is asked as written."""
+    made = lesson.extra(page, i)
+    if made is not None and isinstance(made.question, Question):
+        return made.question
     options = tuple(str(option) for option in step.options)
     answer = options.index(str(step.answer)) if str(step.answer) in options else -1
-    return Question(f"{page}.{i}", str(step.question), options, answer, str(step.why))
+    follows = "" if made is None or made.root is None else f"{page}.{made.root}"
+    return Question(
+        lesson.qid_of(page, i), str(step.question), options, answer, str(step.why), follows=follows
+    )
 
 
 # ---- the teacher's link ------------------------------------------------------------------
@@ -181,6 +202,19 @@ def _ask(page: str, i: int, step: Any, before: Callable[[], None] | None) -> Non
     attempt(teacher.ask, question_of(page, i, step))
 
 
+def _ask_now(page: str, i: int, step: Any) -> None:
+    """Ask step ``i`` (its view set up already) of this session's class, if it teaches one."""
+    teacher = _held()
+    if teacher is not None:
+        attempt(teacher.ask, question_of(page, i, step))
+
+
+def _stop() -> None:
+    teacher = _held()
+    if teacher is not None:
+        attempt(teacher.store.stop, teacher.code, teacher.key)
+
+
 def _reveal() -> None:
     teacher = _held()
     if teacher is not None:
@@ -236,12 +270,20 @@ def sidebar(page_path: str) -> None:
                     icon=":material/download:",
                     on_click="ignore",
                 )
+                _report_link()
                 st.button("Close this class", key="class_forget", on_click=_forget, icon=":material/close:")
             else:
                 _open_controls(teacher, page_path)
         note = st.session_state.pop(_NOTE, None)
         if note:
             st.warning(note, icon=":material/warning:")
+
+
+def _report_link() -> None:
+    st.page_link(
+        f"pages/{class_view.REPORT_PAGE}.py", label="What was missed", icon=":material/summarize:",
+        help="The class's report: each question's votes, its most common wrong answer, who changed their mind.",
+    )  # fmt: skip
 
 
 def _open_controls(teacher: Teacher, page_path: str) -> None:
@@ -273,9 +315,93 @@ def _open_controls(teacher: Teacher, page_path: str) -> None:
             st.code(_teacher_link(base, page_path, teacher), language=None, wrap_lines=True)
             st.markdown("Review the class's drawings on your own device, where the hall cannot see them:")
             st.code(_teacher_link(base, class_view.REVIEW_PAGE, teacher), language=None, wrap_lines=True)
+    if lesson_of(page_path) is not None:
+        own_question(page_path)
+    _report_link()
     with st.popover("End the class", icon=":material/stop_circle:"):
         st.markdown("The phones will see that the class has ended; its answers can then be downloaded.")
         st.button("End the class now", key="class_end", on_click=_end, type="primary")
+
+
+# ---- the teacher's own question -----------------------------------------------------------
+
+OWN_KINDS = {
+    "Choices, one of them right": kinds.CHOOSE,
+    "Choices, no right one (an opinion)": kinds.OPINION,
+    "A number": kinds.NUMBER,
+}
+_OWN = "class_own_"  # the form's widget keys
+_OWN_TEXT = 500  # a question the teacher types (the store allows rooms.MAX_TEXT)
+
+
+def own_question(page: str) -> None:
+    """ "Ask your own question": a text and 2–8 choices with the right one (or none, for an
+    opinion), or a number with a tolerance, and an optional timer. It is checked as every
+    question is (``kinds.checked``), shown as text, and asked at the top of the page."""
+    with st.popover("Ask your own question", icon=":material/edit_note:"):
+        with st.form(key=f"{_OWN}form", border=False):
+            st.text_area("Question", max_chars=_OWN_TEXT, key=f"{_OWN}text")
+            st.radio("Answered with", list(OWN_KINDS), key=f"{_OWN}kind")
+            st.text_area(
+                f"Choices, one a line (2 to {rooms.MAX_CHOICES})", key=f"{_OWN}choices", max_chars=2000,
+                help="For a question with choices.",
+            )  # fmt: skip
+            st.number_input("The right choice (its line)", 1, rooms.MAX_CHOICES, 1, key=f"{_OWN}right")
+            left, right = st.columns(2)
+            left.number_input("The number", value=0.0, format="%g", key=f"{_OWN}number")
+            right.number_input("Right within ±", 0.0, value=0.0, format="%g", key=f"{_OWN}tolerance")
+            st.number_input(
+                "Timer in seconds (0: none)", 0, rooms.MAX_SECONDS, 0, step=10, key=f"{_OWN}seconds"
+            )
+            st.text_input("Why (shown at the reveal; optional)", max_chars=_OWN_TEXT, key=f"{_OWN}why")
+            st.form_submit_button("Ask the class", type="primary", on_click=_ask_own, args=(page,))
+
+
+def own_from(values: dict[str, Any], qid: str) -> Question:
+    """The teacher's question from the form's values, checked (``RoomError`` says what is wrong)."""
+    text = " ".join(str(values.get("text") or "").split())
+    if not text:
+        raise RoomError("Type the question first.")
+    kind = OWN_KINDS.get(values.get("kind"), kinds.CHOOSE)
+    why = url.escape_markdown(str(values.get("why") or ""))
+    seconds = int(values.get("seconds") or 0)
+    if kind == kinds.NUMBER:
+        answer, tolerance = values.get("number"), values.get("tolerance") or 0.0
+        return kinds.checked(Question(qid, text, (), answer, why, kind, float(tolerance), seconds))
+    choices = tuple(" ".join(line.split()) for line in str(values.get("choices") or "").splitlines())
+    choices = tuple(choice for choice in choices if choice)
+    if len(set(choices)) != len(choices):
+        raise RoomError("Two choices are the same: each choice once.")
+    right = int(values.get("right") or 1) - 1
+    if kind == kinds.CHOOSE and not 0 <= right < len(choices):
+        raise RoomError(f"The right choice is one of the {len(choices)} lines.")
+    return kinds.checked(
+        Question(qid, text, choices, right if kind == kinds.CHOOSE else -1, why, kind, 0.0, seconds)
+    )
+
+
+def _ask_own(page: str) -> None:
+    teacher = _held()
+    if teacher is None:
+        return
+    values = {name: st.session_state.get(f"{_OWN}{name}") for name in
+              ("text", "kind", "choices", "right", "number", "tolerance", "seconds", "why")}  # fmt: skip
+    try:
+        q = own_from(values, "own.check")
+    except RoomError as error:
+        st.session_state[_NOTE] = str(error)
+        return
+    shown = q.choices[q.answer] if q.kind == kinds.CHOOSE else ""
+    step = lesson.Step("Your question", {}, q.text, q.choices, shown, q.why)
+    i = lesson.add_step(page, step, "own")
+    if i is None:
+        st.session_state[_NOTE] = "This page holds too many questions: reload it to start again."
+        return
+    q = Question(lesson.qid_of(page, i), *dataclasses.astuple(q)[1:])
+    lesson.keep_question(page, i, q)
+    lesson.set_up(page, i, step)
+    if attempt(teacher.ask, q) is not None:
+        st.session_state[f"{_OWN}text"] = ""  # asked: the form is ready for the next one
 
 
 def card(page_path: str) -> None:
@@ -369,13 +495,49 @@ def asked_step(page: str) -> int | None:
 
 
 def _chain(rounds: Sequence[Round], qid: str) -> list[Round]:
-    """The rounds of question ``qid`` asked one after the other up to the current (last) round."""
-    chain: list[Round] = []
+    """If question ``qid`` is the one asked last, the rounds about it asked one after the other up
+    to it: its votes, and the question it is of the same kind as with that one's votes (peer
+    instruction's vote 1, vote 2, same kind); else none."""
+    if not rounds or rounds[-1].question.qid != qid:
+        return []
+    root, chain = rounds[-1].question.root, []
     for r in reversed(rounds):
-        if r.question.qid != qid:
+        if r.question.root != root:
             break
         chain.append(r)
     return chain[::-1]
+
+
+def _title(r: Round) -> str:
+    return (
+        f"Vote {r.attempt}"
+        if not r.question.follows
+        else "Same kind" + (f", vote {r.attempt}" * (r.attempt > 1))
+    )
+
+
+# Peer instruction's advice after a vote, by the share right (Crouch & Mazur 2001; Vickrey et al.
+# 2015): below 35% the idea needs teaching again; between, a discussion and a second vote; above
+# 70%, a short explanation and the next question.
+ADVICE = (
+    (0.35, "Below 35% right: go over the idea again (or ask something simpler), then vote again."),
+    (0.70, "Between 35% and 70% right: students discuss with a neighbour, then vote again."),
+    (1.01, "Above 70% right: explain briefly and move on, or check with a question of the same kind."),
+)
+
+
+def advice(right: int, total: int) -> str:
+    share = right / total if total else 0.0
+    return next(text for limit, text in ADVICE if share < limit)
+
+
+def _shown_votes() -> set:
+    return st.session_state.setdefault(_SHOWN_VOTES, set())
+
+
+def _toggle_votes(code: str, number: int) -> None:
+    shown = _shown_votes()
+    shown.symmetric_difference_update({(code, number)})
 
 
 def step_revealed(page: str, i: int) -> bool | None:
@@ -385,76 +547,132 @@ def step_revealed(page: str, i: int) -> bool | None:
     room = None if teacher is None else attempt(teacher.store.room, teacher.code)
     if room is None:
         return None
-    chain = _chain(attempt(teacher.store.rounds, teacher.code) or [], f"{page}.{i}")
+    chain = _chain(attempt(teacher.store.rounds, teacher.code) or [], lesson.qid_of(page, i))
     return None if not chain else chain[-1].revealed or room.ended
 
 
 def step_round(page: str, i: int) -> bool:
     """The class's rounds of step ``i`` if it is the question asked now (or last, in a class that
-    has ended: its answers stay on the screen, without the buttons); False if it is not."""
+    has ended: its answers stay on the screen, without the buttons); False if it is not.
+
+    Peer instruction on the projector: while a vote is open, its count; once stopped, the share
+    right and the advice that goes with it (the votes themselves only if the teacher shows them:
+    seeing the majority sways a second vote); revealed, every vote of the chain side by side."""
     teacher = _held()
     room = None if teacher is None else attempt(teacher.store.room, teacher.code)
     if room is None:
         return False
-    chain = _chain(attempt(teacher.store.rounds, teacher.code) or [], f"{page}.{i}")
+    chain = _chain(attempt(teacher.store.rounds, teacher.code) or [], lesson.qid_of(page, i))
     if not chain:
         return False
     current, shown = chain[-1], chain[-SIDE_BY_SIDE:]
     q, kind = current.question, kinds.of(current.question)
-    st.markdown(f":material/campaign: **Asked of the class:** {q.text}")
+    open_now = not current.closed(teacher.store.clock()) and not room.ended
+    st.markdown(f":material/campaign: **Asked of the class:** {url.escape_markdown(q.text)}")
     if q.choices and not current.revealed and not room.ended:
-        st.markdown("Choices: " + " · ".join(f"**{choice}**" for choice in q.choices))
+        st.markdown("Choices: " + " · ".join(f"**{url.escape_markdown(choice)}**" for choice in q.choices))
     if current.revealed:  # the answer first: the votes under it may scroll inside the step's box
-        st.success(f"The answer: **{kind.answer_text(q)}**. {q.why}", icon=":material/check_circle:")
+        st.success(
+            f"The answer: **{url.escape_markdown(kind.answer_text(q))}**. {q.why}",
+            icon=":material/check_circle:",
+        )
+    elif not open_now and not room.ended:
+        _advice(teacher, chain)
     columns = st.columns(len(shown)) if len(shown) > 1 else [st.container()]
     for column, r in zip(columns, shown, strict=True):
         with column:
-            title = f"Vote {r.attempt}"
-            if r is current and not r.revealed and not room.ended:
-                _live(teacher.code, r.number, title)
-            else:
-                tally = attempt(teacher.store.counts, teacher.code, r.number) or kind.tally({}, q)
-                st.html(kind.results(title, q, tally, r.revealed))
+            if r is current and open_now:
+                _live(teacher.code, r.number, _title(r), current.closes_at)
+                continue
+            r_kind = kinds.of(r.question)
+            tally = attempt(teacher.store.counts, teacher.code, r.number) or r_kind.tally({}, r.question)
+            if current.revealed or room.ended or (teacher.code, r.number) in _shown_votes():
+                st.html(r_kind.results(_title(r), r.question, tally, current.revealed))
+                if current.revealed and r.question is not q and r.question.qid != q.qid:
+                    st.caption(f"Its answer: {url.escape_markdown(r_kind.answer_text(r.question))}")
+            else:  # the votes stay off the screen until the teacher shows them or reveals
+                joined = attempt(teacher.store.joined, teacher.code) or 0
+                st.html(class_view.count_line(_title(r), sum(tally), joined, testid="class-votes-hidden"))
     if room.ended:
         st.caption(f"Class {room.code} has ended: these are its last answers.")
     return True
 
 
+def _advice(teacher: Teacher, chain: Sequence[Round]) -> None:
+    """After a vote: the share right of each vote so far, and what to do next (graded kinds)."""
+    figures = []
+    for r in chain:
+        r_kind = kinds.of(r.question)
+        tally = attempt(teacher.store.counts, teacher.code, r.number) or ()
+        right = r_kind.right_count(tally, r.question) if tally else None
+        if right is None:
+            return
+        figures.append((r, right, sum(tally)))
+    if not figures:
+        return
+    said = " → ".join(f"{_title(r)}: **{right / total:.0%}** right ({right} of {total})" if total
+                      else f"{_title(r)}: no answers" for r, right, total in figures)  # fmt: skip
+    last, right, total = figures[-1]
+    st.info(f"{said}. {advice(right, total)}", icon=":material/lightbulb:")
+
+
 def round_buttons(page: str, i: int) -> None:
-    """ "Reveal" and "Ask again" for the class's round of step ``i``, beside the step's own buttons
-    (so the votes take the box's height, not the buttons); nothing if it is not asked now."""
+    """The class round's buttons beside the step's own (so the votes take the box's height):
+    "Stop the vote" while it is open; then "Show the votes", "Vote again" and "Reveal"; once
+    revealed, "Ask again". Nothing if step ``i`` is not asked now."""
     teacher = _held()
     room = None if teacher is None else attempt(teacher.store.room, teacher.code)
     if room is None or room.ended:
         return
-    chain = _chain(attempt(teacher.store.rounds, teacher.code) or [], f"{page}.{i}")
+    chain = _chain(attempt(teacher.store.rounds, teacher.code) or [], lesson.qid_of(page, i))
     if not chain:
         return
-    if not chain[-1].revealed:
+    current = chain[-1]
+    if not current.closed(teacher.store.clock()):
         st.button(
-            "Reveal",
-            key=f"{page}_class_reveal",
-            on_click=_reveal,
-            type="primary",
+            "Stop the vote", key=f"{page}_class_stop", on_click=_stop, type="primary", icon=":material/lock:",
+            help="No more answers; the class sees how many were right, not which answer is.",
+        )  # fmt: skip
+    elif not current.revealed:
+        graded = kinds.of(current.question).graded
+        if graded:
+            showing = (teacher.code, current.number) in _shown_votes()
+            st.button(
+                "Hide the votes" if showing else "Show the votes", key=f"{page}_class_votes",
+                on_click=_toggle_votes, args=(teacher.code, current.number), icon=":material/bar_chart:",
+                help="Seeing the majority sways a second vote: show the votes after it, or at the reveal.",
+            )  # fmt: skip
+        st.button(
+            "Vote again", key=f"{page}_class_again", on_click=_ask_again, icon=":material/replay:",
+            help="Peer instruction's second vote: discuss with a neighbour, then answer again; both votes are kept.",
+        )  # fmt: skip
+    if not current.revealed:
+        st.button(
+            "Reveal", key=f"{page}_class_reveal", on_click=_reveal,
+            type="secondary" if not current.closed(teacher.store.clock()) else "primary",
             icon=":material/visibility:",
-        )
-    st.button(
-        "Ask again", key=f"{page}_class_again", on_click=_ask_again, icon=":material/replay:",
-        help="Peer instruction's second vote: discuss, then answer again; both votes are kept.",
-    )  # fmt: skip
+        )  # fmt: skip
+    else:
+        st.button(
+            "Ask again", key=f"{page}_class_again", on_click=_ask_again, icon=":material/replay:",
+            help="A new vote on the same question.",
+        )  # fmt: skip
 
 
 @st.fragment(run_every=1)
-def _live(code: str, number: int, title: str) -> None:
+def _live(code: str, number: int, title: str, closes_at: float | None = None) -> None:
     """The number of answers to the open round, every second without a click; never who has not
-    answered. When the round moves on elsewhere (another device revealed it), the page reruns."""
+    answered; the seconds left on a timer. When the round moves on elsewhere (another device
+    revealed or stopped it) or its timer ends, the page reruns."""
     store = room_store.shared_store()
     current = attempt(store.current, code)
-    if current is None or current.number != number or current.revealed:
+    if current is None or current.number != number or current.closed(store.clock()):
         st.rerun()
     answered = attempt(store.answered, code, number) or 0
     joined = attempt(store.joined, code) or 0
     st.html(class_view.count_line(title, answered, joined))
+    if closes_at is not None:
+        st.caption(f":material/timer: {max(0, math.ceil(closes_at - store.clock()))} s left")
 
 
 class LessonHook(lesson.ClassHook):
@@ -474,3 +692,9 @@ class LessonHook(lesson.ClassHook):
 
     def round_buttons(self, page: str, i: int) -> None:
         round_buttons(page, i)
+
+    def teaching(self) -> bool:
+        return active() is not None
+
+    def ask(self, page: str, i: int, step: Any) -> None:
+        _ask_now(page, i, step)

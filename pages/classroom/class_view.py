@@ -20,6 +20,7 @@ from classic.viz.theme import BORDER, FOCUS, INK, MUTED, PAPER, TEXT, VERDICT
 
 PHONE_PAGE = "join"  # the phones' page (app.py's url_path for pages/join.py)
 REVIEW_PAGE = "review"  # the teacher's own device reviews the drawings there (pages/review.py)
+REPORT_PAGE = "report"  # what the class missed, question by question (pages/report.py)
 _LOCAL = ("localhost", "127.0.0.1", "::1", "0.0.0.0")
 
 
@@ -76,13 +77,14 @@ def join_card(code: str, link: str) -> str:
     )
 
 
-def count_line(title: str, answered: int, joined: int) -> str:
-    """The live count under a question: how many answered, never who has not."""
+def count_line(title: str, answered: int, joined: int, testid: str = "class-count") -> str:
+    """The live count under a question: how many answered, never who has not (``testid``: the
+    live count's, or a stopped vote's whose answers are not shown)."""
     answers = "answer" if answered == 1 else "answers"
     phones = "phone" if joined == 1 else "phones"
     return (
         f'<p style="font-size: 1.1rem; font-weight: 700; margin: 0; color: {TEXT}">{html.escape(title)}</p>'
-        f'<p data-testid="class-count" style="font-size: 2.25rem; font-weight: 700; margin: 0; color: {INK}">'
+        f'<p data-testid="{testid}" style="font-size: 2.25rem; font-weight: 700; margin: 0; color: {INK}">'
         f"{answered} {answers}"
         f'<span style="font-size: 1.1rem; font-weight: 400; color: {MUTED}"> · {joined} {phones} joined</span></p>'
     )

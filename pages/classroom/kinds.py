@@ -237,7 +237,9 @@ class Opinion(Choice):
         return "none: it asked for an opinion"
 
     def example(self):
-        return Question("example.opinion", "Which would you try first?", ("k-NN", "a tree"), -1, kind=self.name)
+        return Question(
+            "example.opinion", "Which would you try first?", ("k-NN", "a tree"), -1, kind=self.name
+        )
 
     def samples(self, q):
         return 0, 1

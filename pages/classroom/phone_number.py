@@ -13,12 +13,16 @@ def phone(view: PhoneView, send) -> None:
     (inside /join's fragment); ``send(x)`` stores ``x`` through the store, which checks it."""
     if view.status == "question":
         with st.form(key=f"join_number_{view.round}", border=False):
-            value = st.number_input("Your answer", value=None, step=1.0, format="%g", key=f"join_number_{view.round}_v")
+            value = st.number_input(
+                "Your answer", value=None, step=1.0, format="%g", key=f"join_number_{view.round}_v"
+            )
             if st.form_submit_button("Send", type="primary", width="stretch") and value is not None:
                 send(value)
                 view = None  # the fragment reruns with the stored number
         if view is not None and view.mine is not None:
-            st.success(f"Your answer: **{view.mine:g}**. Send another to change it.", icon=":material/how_to_vote:")
+            st.success(
+                f"Your answer: **{view.mine:g}**. Send another to change it.", icon=":material/how_to_vote:"
+            )
         elif view is not None:
             st.caption("Type a number and send it. You can change it until the vote closes.")
         return

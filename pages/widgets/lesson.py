@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 from urllib.parse import urlencode
@@ -12,7 +13,7 @@ from urllib.parse import urlencode
 import numpy as np
 import streamlit as st
 
-from classic.lessons import Step, points
+from classic.lessons import Step, check_step, lesson_of, points
 from classic.viz.theme import PAPER
 from pages.widgets import present
 from pages.widgets.points import MAX_URL_POINTS, YOURS, encode_points
@@ -43,6 +44,13 @@ class ClassHook:
 
     def round_buttons(self, page: str, i: int) -> None:
         """The class round's own buttons (reveal, ask again), beside the step's."""
+
+    def teaching(self) -> bool:
+        """Whether this session teaches an open class."""
+        return False
+
+    def ask(self, page: str, i: int, step: Step) -> None:
+        """Ask the class step ``i`` (set up already): its question goes to the phones."""
 
 
 _hook = ClassHook()
@@ -139,6 +147,90 @@ def withheld(where: Any = st, what: str = "This") -> None:
     where.caption(f":material/visibility_off: {what} is hidden until the answer is revealed.")
 
 
+@dataclass(frozen=True)
+class Extra:
+    """A question made during the lesson, asked like a "Try this" step after the page's own:
+    a question of the same kind as step ``root``, one about the view on the screen, or the
+    teacher's own (``question``: class mode's own question object, kept as is)."""
+
+    step: Step
+    qid: str  # its id for the class (never "page.N": that is the page's own step N)
+    root: int | None = None  # the page's step it is of the same kind as
+    question: Any = None
+
+
+MAX_EXTRAS = 200  # questions made on one page in one session: a lecture asks a few dozen
+
+
+def _extras(page: str) -> list[Extra]:
+    return st.session_state.setdefault(f"{page}_try_extra", [])
+
+
+def add_step(page: str, step: Step, what: str, root: int | None = None, question: Any = None) -> int | None:
+    """Keep a made question as the page's next step; its number (after the page's own steps),
+    or None once the page holds ``MAX_EXTRAS``. ``what`` names its source in its id."""
+    extras = _extras(page)
+    if len(extras) >= MAX_EXTRAS:
+        return None
+    own = len(st.session_state.get(f"{page}_try_steps", ()))
+    i = own + len(extras) + 1
+    extras.append(Extra(step, f"{page}.{i}.{what}{len(extras) + 1}", root, question))
+    return i
+
+
+def keep_question(page: str, i: int, question: Any) -> None:
+    """Keep class mode's own question object for made step ``i`` (the teacher's own question)."""
+    own = len(st.session_state.get(f"{page}_try_steps", ()))
+    extras = _extras(page)
+    extras[i - own - 1] = replace(extras[i - own - 1], question=question)
+
+
+def extra(page: str, i: int) -> Extra | None:
+    """The made question that is step ``i`` of ``page`` (None: one of the page's own steps)."""
+    own = len(st.session_state.get(f"{page}_try_steps", ()))
+    extras = _extras(page)
+    return extras[i - own - 1] if own < i <= own + len(extras) else None
+
+
+def qid_of(page: str, i: int) -> str:
+    """Step ``i``'s id for the class: ``page.i`` for the page's own steps."""
+    made = extra(page, i)
+    return made.qid if made is not None else f"{page}.{i}"
+
+
+def _same_kind_maker(page: str, root: int) -> Callable | None:
+    lesson = lesson_of(page)
+    makers = getattr(lesson.questions(), "SAME_KIND", ()) if lesson is not None and lesson.module else ()
+    return makers[root - 1] if 1 <= root <= len(makers) else None
+
+
+def _same_kind(page: str, root: int) -> None:
+    """Make step ``root`` anew (a new seed), set it up and ask it: of the class, with one open."""
+    maker = _same_kind_maker(page, root)
+    if maker is None:
+        return
+    seed = int(np.random.default_rng().integers(2**31))
+    try:
+        step = check_step(maker(np.random.default_rng(seed)))
+    except ValueError:  # a maker's bad draw: one more try with another seed, then a note
+        try:
+            step = check_step(maker(np.random.default_rng(seed + 1)))
+        except ValueError as error:
+            st.session_state[_MADE_NOTE] = f"No question of the same kind could be made ({error})."
+            return
+    i = add_step(page, step, "same", root=root)
+    if i is None:
+        st.session_state[_MADE_NOTE] = (
+            f"This page holds {MAX_EXTRAS} made questions: reload it to start again."
+        )
+        return
+    _apply(page, i, step)
+    _hook.ask(page, i, step)
+
+
+_MADE_NOTE = "try_this_made_note"
+
+
 def try_this(page: str, steps: Sequence[Step], expanded: bool = False) -> None:
     """The "Try this" sequence: each step sets up a view, asks, and reveals after a choice.
 
@@ -149,6 +241,7 @@ def try_this(page: str, steps: Sequence[Step], expanded: bool = False) -> None:
     """
     answers = st.session_state.setdefault(f"{page}_try_answers", {})
     st.session_state[f"{page}_try_steps"] = tuple(steps)  # what this page asks (tests read it)
+    every = [*steps, *(made.step for made in _extras(page))]  # and the questions made since
     asked_of_class = _hook.asked_step(page)  # a step asked from the teacher's other device
     if asked_of_class is not None and 1 <= asked_of_class <= len(steps):
         st.session_state[_asked(page)] = asked_of_class
@@ -157,9 +250,9 @@ def try_this(page: str, steps: Sequence[Step], expanded: bool = False) -> None:
             st.session_state[_hiding(page)] = steps[asked_of_class - 1].hides
             st.rerun()
     asked = st.session_state.get(_asked(page))
-    asked = asked if isinstance(asked, int) and 1 <= asked <= len(steps) else None
+    asked = asked if isinstance(asked, int) and 1 <= asked <= len(every) else None
     if asked is not None:
-        _ask_at_the_top(page, steps, asked, answers)
+        _ask_at_the_top(page, every, len(steps), asked, answers)
     with st.expander(
         f"Try this: {len(steps)} predict-then-reveal steps",
         expanded=expanded,
@@ -191,7 +284,53 @@ def try_this(page: str, steps: Sequence[Step], expanded: bool = False) -> None:
 def about_this_view(page: str, view: Callable[[], Mapping[str, Any]]) -> None:
     """ "Ask about this view": questions made from what the page shows now, by the kinds in the
     lesson's ``VIEW_QUESTIONS`` (``classic.lessons``). ``view`` builds the dict those kinds read;
-    it is called only when the teacher opens the menu or asks (never on an ordinary rerun)."""
+    it is called only when a question is asked (never on an ordinary rerun), so the menu costs
+    nothing until it is used."""
+    lesson = lesson_of(page)
+    kinds = getattr(lesson.questions(), "VIEW_QUESTIONS", ()) if lesson is not None and lesson.module else ()
+    if not kinds:
+        return
+    with st.expander(
+        "Ask about this view", icon=":material/help:", key=f"{page}_about_view", on_change="rerun"
+    ) as box:
+        if not box.open:
+            return
+        st.caption(
+            "A question about what is on the screen now (your data, your settings), its answer computed "
+            "and hidden until revealed." + (" It goes to the class's phones." if _hook.teaching() else "")
+        )
+        for kind in kinds:
+            st.button(
+                kind.label, key=f"{page}_about_{kind.name}", on_click=_about, args=(page, kind, view),
+                icon=":material/campaign:" if _hook.teaching() else ":material/help:",
+            )  # fmt: skip
+        if note := st.session_state.pop(_VIEW_NOTE, None):
+            st.info(note, icon=":material/info:")
+
+
+_VIEW_NOTE = "try_this_view_note"
+
+
+def _about(page: str, kind: Any, view: Callable[[], Mapping[str, Any]]) -> None:
+    """Make the question ``kind`` asks of the view shown, set it up at the top and ask it."""
+    try:
+        fields = kind.make(view(), np.random.default_rng())
+        step = None if fields is None else check_step(fields)
+    except ValueError:
+        step = None
+    if step is None:
+        st.session_state[_VIEW_NOTE] = (
+            f"“{kind.label}” cannot be asked about this view: try another question."
+        )
+        return
+    i = add_step(page, step, "view")
+    if i is None:
+        st.session_state[_VIEW_NOTE] = (
+            f"This page holds {MAX_EXTRAS} made questions: reload it to start again."
+        )
+        return
+    _apply(page, i, step)
+    _hook.ask(page, i, step)
 
 
 # The container step_slot keeps for this script run (one thread runs one session's script).
@@ -269,16 +408,32 @@ def _ask(page: str, i: int, step: Step, answers: dict, horizontal: bool = False)
         st.warning(f"Not this time: it is **{step.answer}**. {step.why}")
 
 
-def _ask_at_the_top(page: str, steps: Sequence[Step], i: int, answers: dict) -> None:
+def _ask_at_the_top(page: str, steps: Sequence[Step], own: int, i: int, answers: dict) -> None:
     """Step ``i`` in the slot above the figure: its question, its answer, the next step; the
-    first time after "Set up this view", the page scrolls up to it."""
+    first time after "Set up this view", the page scrolls up to it. ``own``: how many of
+    ``steps`` are the page's own "Try this" steps (the rest were made since)."""
     slot = getattr(_slot, "box", None) or st.container()
+    made = extra(page, i)
+    root = i if made is None else made.root
     with slot, st.container(border=True, key="try_step"):
-        title, buttons = st.columns([2, 3], vertical_alignment="center")
-        title.markdown(f":material/science: **Try this {i} of {len(steps)}: {steps[i - 1].title}**")
-        with buttons.container(horizontal=True, horizontal_alignment="right"):
+        # The title, then the buttons on the same line while they fit (they wrap below it if not).
+        with st.container(horizontal=True, vertical_alignment="center", gap="small", key="try_step_head"):
+            if made is None:
+                st.markdown(
+                    f":material/science: **Try this {i} of {own}: {steps[i - 1].title}**", width="content"
+                )
+            else:
+                st.markdown(f":material/science: **{steps[i - 1].title}**", width="content")
+            st.space("stretch")
             _hook.round_buttons(page, i)
-            if i < len(steps):
+            if root is not None and _same_kind_maker(page, root) is not None:
+                st.button(
+                    "Same kind", key=f"{page}_try_same", on_click=_same_kind, args=(page, root),
+                    icon=":material/autorenew:",
+                    help="A question of the same kind: this one made anew with other numbers, answered alone "
+                    "(it shows what was learnt, not what was copied).",
+                )  # fmt: skip
+            if i < own:
                 st.button(
                     "Next step",
                     key=f"{page}_try_next",
@@ -289,10 +444,13 @@ def _ask_at_the_top(page: str, steps: Sequence[Step], i: int, answers: dict) -> 
             st.button(
                 "Close", key=f"{page}_try_close", on_click=_close, args=(page,), icon=":material/close:"
             )
+        if note := st.session_state.pop(_MADE_NOTE, None):
+            st.warning(note, icon=":material/warning:")
         # Asked of the class: the class's answers instead of the teacher's own choice.
         if not _hook.step_round(page, i):
             _hook.ask_button(page, i, steps[i - 1], where="_top")
-            _ask(page, i, steps[i - 1], answers, horizontal=True)
+            if steps[i - 1].options:  # the teacher's own number question has none: it is for a class
+                _ask(page, i, steps[i - 1], answers, horizontal=True)
     top, right = ("0", "1.5rem") if present.is_on() else ("3.75rem", "0")
     st.html(_STICKY_CSS.format(top=top, right=right, paper=PAPER))
     state = (i, _hook.revealed(page, i))
@@ -307,6 +465,11 @@ def _ask_at_the_top(page: str, steps: Sequence[Step], i: int, answers: dict) -> 
     if scroll is not None:  # in the sidebar's foot, where its empty line takes no room from the page
         script = _SCROLL_JS.replace("RUN", str(scroll)).replace("FIGURE", repr(_FIGURE))
         st.sidebar.html(script, unsafe_allow_javascript=True)
+
+
+def set_up(page: str, i: int, step: Step) -> None:
+    """Set up step ``i`` of ``page`` and ask it at the top (a callback: before the page runs)."""
+    _apply(page, i, step)
 
 
 def _apply(page: str, i: int, step: Step) -> None:

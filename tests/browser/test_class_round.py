@@ -1,10 +1,13 @@
-"""A whole class in a browser: the teacher's projector (1280×720, presentation mode) and five
+"""A whole class in a browser: the teacher's projector (1280×720, presentation mode) and six
 phones (390×844, touch).
 
 The teacher starts a class from the sidebar, the phones join by the card's link, the teacher
-asks a "Try this" step, the count on the projector follows the answers with no click, the reveal
-shows the bars and tells each phone right or wrong, "Ask again" keeps both rounds side by side,
-and the end closes the room and downloads the answers as CSV. Against SQLite (one server) and
+asks a "Try this" step, the count on the projector follows the answers with no click; peer
+instruction's cycle: the vote stopped (the share right and the advice on the projector, the
+votes only when the teacher shows them), a second vote from the teacher's other device, a
+question of the same kind answered alone, one reveal for all three side by side, each phone told
+right or wrong; the report of what the class missed; the end closes the room and downloads the
+answers as CSV. Against SQLite (one server) and
 against Redis with two servers sharing it (the teacher on one, the phones split across both).
 The restart test stops the server mid-class and starts it again on the same SQLite file.
 
@@ -34,7 +37,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(900)]
 PAGE = "perceptron"
 PROJECTOR = {"width": 1280, "height": 720}
 PHONE = {"width": 390, "height": 844}
-PHONES = 5
+PHONES = 6
 WAIT = 60_000  # ms: every wait on a page is bounded
 
 
@@ -185,7 +188,9 @@ def run_round(browser, teacher_base: str, phone_bases: list[str], store, name: s
         phone.get_by_text("Waiting for the teacher").wait_for()
         phones.append(phone)
     until(lambda: store.joined(code) == PHONES, f"{PHONES} phones to join")
-    projector.get_by_text(f"{PHONES} of {rooms.CLASS_SIZE} phones joined").wait_for()  # no click: the card follows
+    projector.get_by_text(
+        f"{PHONES} of {rooms.CLASS_SIZE} phones joined"
+    ).wait_for()  # no click: the card follows
     screenshot(phones[0], f"class_{name}_phone_waiting")
     # Everyone is in: the card folds to one line, and the figure gets the screen back.
     projector.get_by_role("button", name="Hide the join code").click()
@@ -198,57 +203,103 @@ def run_round(browser, teacher_base: str, phone_bases: list[str], store, name: s
     screenshot(projector, f"class_{name}_projector_asked")
     right = question.choices[question.answer]
     wrong = question.choices[(question.answer + 1) % len(question.choices)]
-    picks = [right, right, right, wrong, wrong]
+    picks = [right, right, right, wrong, wrong, wrong]
     for n, (phone, pick) in enumerate(zip(phones, picks, strict=True), start=1):
         phone.get_by_role("button", name=pick, exact=True).wait_for()
         tap(phone, pick)
         wait_count(projector, n)  # the projector counts each answer as it arrives, no click
     screenshot(phones[3], f"class_{name}_phone_answered")
-    # A reload keeps the phone's id (in its own address): its answer is still its own.
+    # A reload keeps the phone's id (in its own storage): its answer is still its own.
     phones[3].reload()
     phones[3].get_by_text(f"Your answer: {wrong}").wait_for()
     assert store.joined(code) == PHONES
     assert "answers" in count_shown(projector) and "phones joined" in count_shown(projector)
     screenshot(projector, f"class_{name}_projector_counted")
 
-    projector.get_by_role("button", name="Reveal").click()
+    # Vote 1 stopped: the share right and the advice for 35–70%, but neither the answer nor the votes.
+    projector.get_by_role("button", name="Stop the vote").click()
+    projector.get_by_text("Vote 1: 50% right (3 of 6)").wait_for()
+    assert "Between 35% and 70% right: students discuss with a neighbour" in projector.inner_text("body")
     rounds = projector.get_by_test_id("class-round")
+    assert rounds.count() == 0 and f"The answer: {right}" not in projector.inner_text("body")
+    for phone in phones:
+        phone.get_by_text("The vote is closed").wait_for()
+    assert phones[0].get_by_role("button", name=right, exact=True).is_disabled()
+    screenshot(projector, f"class_{name}_projector_stopped")
+    screenshot(phones[0], f"class_{name}_phone_closed")
+    projector.get_by_role("button", name="Show the votes").click()  # the teacher's choice
     rounds.first.wait_for()
     expected = store.counts(code, 1)
     assert sum(expected) == PHONES and expected[question.answer] == 3
     shown = [int(t.split()[0]) for t in rounds.first.get_by_test_id("class-bar-count").all_inner_texts()]
-    assert tuple(shown) == expected
-    assert f"The answer: {right}" in projector.inner_text("body")
-    for phone, pick in zip(phones, picks, strict=True):
-        verdict = "Right! The answer is" if pick == right else "Not this time"
-        phone.get_by_text(verdict).wait_for()
-    screenshot(projector, f"class_{name}_projector_revealed")
-    assert_axe_clean(projector, "the projector's revealed round")
-    assert_axe_clean(phones[4], "a phone told it was wrong")
-    screenshot(phones[0], f"class_{name}_phone_right")
-    screenshot(phones[4], f"class_{name}_phone_wrong")
+    assert tuple(shown) == expected and "✓" not in rounds.first.inner_text()  # no answer marked
+    projector.get_by_role("button", name="Hide the votes").click()
+    until(lambda: rounds.count() == 0, "the votes hidden again")
 
-    # "Ask again" from the teacher's second device, by the teacher's link (on the other server
+    # "Vote again" from the teacher's second device, by the teacher's link (on the other server
     # when there are two): it shows the class as the projector does, and the projector follows.
     other = open_tab(browser, PROJECTOR)
     other.goto(teacher_link(projector, phone_bases[-1]) + "&present=1")
-    other.get_by_text(f"Vote 1 · {PHONES} answers").wait_for()
-    other.get_by_role("button", name="Ask again").click()
-    other.get_by_text("Vote 2").wait_for()
-    projector.get_by_text("Vote 2").wait_for()  # no click on the projector
+    other.get_by_text("Vote 1: 50% right (3 of 6)").wait_for()
+    other.get_by_role("button", name="Vote again").click()
+    other.get_by_text("Vote 2").first.wait_for()
+    projector.get_by_text("Vote 2").first.wait_for()  # no click on the projector
     other.close()
     for phone in phones:
         phone.get_by_text("Question 2.").wait_for()
         tap(phone, right)
     wait_count(projector, PHONES)
+    projector.get_by_role("button", name="Stop the vote").click()
+    projector.get_by_text("Vote 2: 100% right (6 of 6)").wait_for()
+    assert "Above 70% right" in projector.inner_text("body")
+    screenshot(projector, f"class_{name}_projector_second_vote")
+
+    # A question of the same kind, made anew by the lesson and answered alone.
+    projector.get_by_role("button", name="Same kind").click()
+    until(lambda: store.current(code).question.follows == question.qid, "the same kind to be asked")
+    same = store.current(code).question
+    assert same.qid != question.qid and store.current(code).attempt == 1
+    same_right = same.choices[same.answer]
+    same_wrong = same.choices[(same.answer + 1) % len(same.choices)]
+    same_picks = [same_right] * 4 + [same_wrong] * 2
+    projector.get_by_test_id("class-count").filter(has_text=re.compile(r"^0 answers")).wait_for()
+    for phone, pick in zip(phones, same_picks, strict=True):
+        phone.get_by_text("Question 3.").wait_for()
+        tap(phone, pick)
+    wait_count(projector, PHONES)
+    screenshot(phones[1], f"class_{name}_phone_same_kind")
     projector.get_by_role("button", name="Reveal").click()
-    until(lambda: rounds.count() == 2, "both votes side by side")
-    first, second = rounds.nth(0).bounding_box(), rounds.nth(1).bounding_box()
-    assert abs(first["y"] - second["y"]) < 5 and second["x"] > first["x"] + first["width"] / 2  # side by side
+    until(lambda: rounds.count() == 3, "vote 1, vote 2 and the same kind side by side")
+    boxes = [rounds.nth(n).bounding_box() for n in range(3)]
+    assert (
+        all(abs(b["y"] - boxes[0]["y"]) < 5 for b in boxes) and boxes[0]["x"] < boxes[1]["x"] < boxes[2]["x"]
+    )
+    texts = [rounds.nth(n).inner_text() for n in range(3)]
+    assert (
+        texts[0].startswith("Vote 1") and texts[1].startswith("Vote 2") and texts[2].startswith("Same kind")
+    )
+    assert f"The answer: {same_right}" in projector.inner_text("body")
     assert store.counts(code, 1) == expected and store.counts(code, 2)[question.answer] == PHONES
-    for phone in phones:
-        phone.get_by_text("Right! The answer is").wait_for()
-    screenshot(projector, f"class_{name}_projector_two_votes")
+    for phone, pick in zip(phones, same_picks, strict=True):
+        phone.get_by_text("Right! The answer is" if pick == same_right else "Not this time").wait_for()
+    screenshot(projector, f"class_{name}_projector_three_votes")
+    assert_axe_clean(projector, "the projector's revealed rounds")
+    assert_axe_clean(phones[4], "a phone told it was wrong")
+    screenshot(phones[0], f"class_{name}_phone_right")
+    screenshot(phones[4], f"class_{name}_phone_wrong")
+
+    # What the class missed, from the sidebar's link: the line of this question.
+    projector.get_by_role("link", name="What was missed").click()
+    projector.get_by_role("heading", name="What the class missed").wait_for()
+    table = projector.locator('[data-testid="stTable"]')
+    table.wait_for()
+    line = table.inner_text()
+    for cell in ("50% (3 of 6)", "100% (6 of 6)", "67% (4 of 6)", f"{wrong} (3)"):
+        assert cell in line, (cell, line)
+    screenshot(projector, f"class_{name}_report")
+    projector.locator('[data-testid="stSidebarNav"] a', has_text="Perceptron").click()
+    projector.wait_for_url(re.compile(rf"/{PAGE}"), timeout=WAIT)
+    until(lambda: rounds.count() == 3, "the rounds on the lesson again")
 
     projector.get_by_role("button", name="End the class").click()
     projector.get_by_role("button", name="End the class now").click()
@@ -256,11 +307,11 @@ def run_round(browser, teacher_base: str, phone_bases: list[str], store, name: s
         phone.get_by_text("This class has ended").wait_for()
     # The projector keeps the last answers on the screen, without the buttons.
     projector.get_by_text(f"Class {code} has ended: these are its last answers.").wait_for()
-    assert rounds.count() == 2 and projector.get_by_role("button", name="Ask again").count() == 0
+    assert rounds.count() == 3 and projector.get_by_role("button", name="Ask again").count() == 0
     with projector.expect_download(timeout=WAIT) as download:
         projector.get_by_role("button", name="Download the answers (CSV)").click()
     rows = check_csv(download.value.path().read_bytes(), store, code, key, nickname)
-    assert len(rows) == 2 * PHONES
+    assert len(rows) == 3 * PHONES
     assert len({row["phone"] for row in rows}) == PHONES
     screenshot(projector, f"class_{name}_projector_ended")
     screenshot(phones[0], f"class_{name}_phone_ended")
