@@ -14,7 +14,7 @@ from pages.server.shell import ensure_app_shell
 from pages.widgets import points, present, shared
 from pages.widgets import tree_views as views
 from pages.widgets.data import load_house_votes
-from pages.widgets.lesson import Step, compare_link, hidden, how_it_works, try_this, withheld
+from pages.widgets.lesson import Step, about_this_view, compare_link, hidden, how_it_works, try_this, withheld
 from pages.widgets.players import frame_player, linked_frame
 
 ensure_app_shell()
@@ -150,6 +150,10 @@ with tabs[shown]:
             views.data_table(X, y, names)
     elif shown == "Regions" and not figures.on_a_plane(model, X):
         st.info("Choose 2-D points (clusters, moons, …, or your own), or upload two numeric columns.")
+    elif shown == "Regions" and splits_hidden:  # the points under one box: the leaves' boxes are the splits
+        spec = figures.regions_spec(lesson.unsplit(X, y, names), X, y, row - 1, present_on)
+        present.chart(st, spec, key="tree_regions_asked", alt="The points, the tree's boxes hidden")
+        withheld(st, "The tree's boxes, its splits and its size,")
     elif shown == "Regions":
         chart, tree = st.columns(2)
         spec, alt = figures.regions_spec(model, X, y, row - 1, present_on), lesson.REGIONS_ALT
@@ -181,5 +185,9 @@ with tabs[shown]:
 if name == UPLOAD:  # beside the steps' links, which cannot carry it either
     st.caption(f":material/link_off: {lesson.UPLOAD_NOT_IN_LINK}")
 try_this(PAGE, [Step(**step) for step in shared.tree_steps()])
+about_this_view(  # the keys: lesson.VIEW
+    PAGE,
+    lambda: {"data": name, "X": X, "y": y, "names": names, "params": params, "prune": prune, "model": model},
+)
 compare_link(X, y, "tree", name)
 how_it_works(tree_sources.textbook_id3, criteria.split_scores, **lesson.HOW_IT_WORKS)

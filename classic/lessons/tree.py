@@ -11,6 +11,7 @@ no Streamlit, no drawing. Texts that come from a user's file are passed through 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Sequence
 from functools import partial
@@ -19,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from classic import criteria, datasets, id3, tables
-from classic.lessons import points, tree_sources
+from classic.lessons import ViewQuestion, points, tree_sources
 from classic.viz.tree_figures import number, plural, size_note
 
 
@@ -166,9 +167,19 @@ def _first_split(model: Any) -> tuple[str, tuple[str, ...]]:
     """The reveal of a question on the root ("ID3 asks about Outlook first, the largest gain:
     Outlook 0.2467, …") and its texts that give the answer away."""
     root = model.root_.feature
-    gains = tuple(f"{c.feature} {number(c.gain)}" for c in model.steps_[0].candidates())
+    candidates = model.steps_[0].candidates()
+    gains = tuple(f"{c.feature} {number(c.gain)}" for c in candidates)
     why = f"ID3 asks about {root} first, the largest gain: {', '.join(gains)} bits."
-    return why, (f"asks about {root}", *gains)
+    return why, (f"asks about {root}", *_gain_tells(model, candidates))
+
+
+def _gain_tells(model: Any, candidates: Sequence[Any]) -> tuple[str, ...]:
+    """The candidates' gains as the split table prints them: beside a category's name ("Outlook
+    0.2467"); alone for a number, whose row names its threshold ("x1 <= 0.5", then 0.0101)."""
+    numeric = dict(zip(model.feature_names_, model.numeric_, strict=True))
+    return tuple(
+        number(c.gain) if numeric[c.feature] else f"{c.feature} {number(c.gain)}" for c in candidates
+    )
 
 
 def try_this_steps() -> list[dict]:
@@ -493,3 +504,332 @@ def slides_slip(X: Any, y: Any) -> str:
         f"{number(bits.before)} − {number(bits.after)} = **{number(bits.gain)} bits**, or {number(nats.before)} − "
         f"{number(nats.after)} = {number(nats.gain)} nats (ln x = ln 2 · log₂ x)."
     )
+
+
+# --------------------------------------------------------------------------------------------
+# Peer instruction: a question of the same kind (``SAME_KIND``) and "Ask about this view"
+# --------------------------------------------------------------------------------------------
+
+PLAY_TENNIS, TESTS = "Play Tennis", "Test1 vs Test2 (the slides)"
+# The sources' tables a made question may grow on (by the page's menu names), and what each label says.
+SMALL_TABLES = {
+    ARYA: datasets.load_arya,
+    PLAY_TENNIS: datasets.load_play_tennis,
+    HASKIDS: datasets.load_has_kids,
+    TESTS: datasets.load_two_tests,
+}
+LABEL_NAMES = {
+    ARYA: "whether Arya rides",
+    PLAY_TENNIS: "whether tennis is played",
+    HASKIDS: "OwnsDoraVideo",
+    TESTS: "the class (+ or -)",
+}
+SEEDS = 1000  # a made question on 2-D points draws its seed below this
+LEAF = "None: it is a leaf"  # the next-split question's answer where the node does not split
+
+
+def _table(data: str, seed: int) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """The table the page grows its tree on for the menu name ``data`` (``seed``: the points')."""
+    return POINT_TABLES[data](seed) if data in POINT_TABLES else SMALL_TABLES[data]()
+
+
+def _shown(data: str, seed: int) -> str:
+    """A data set as a question names it: the points with their seed."""
+    return f"{data} with seed {seed}" if data in POINT_TABLES else data
+
+
+def _setup(data: str, seed: int) -> dict[str, Any]:
+    """A made step's link: the table and the root alone in the player, every setting that changes the
+    tree at its default (information gain, no depth limit, minimum score 0, no pruning)."""
+    return {
+        "tree_data": data,
+        "tree_tab": "Tree",
+        "tree_step": 0,
+        "tree_seed": seed,
+        "tree_criterion": "entropy",
+        "tree_depth": 0,
+        "tree_min_gain": 0.0,
+        "tree_prune": False,
+    }
+
+
+def _pick_table(rng: np.random.Generator, tables: Sequence[str]) -> tuple[str, int]:
+    """A data set among ``tables`` (the point sets among them with a fresh seed) and its seed."""
+    data = str(tables[int(rng.integers(len(tables)))])
+    return data, int(rng.integers(SEEDS)) if data in POINT_TABLES else 0
+
+
+# The tables with at least two attributes: a question of which one ID3 prefers has a choice to make.
+CHOICE_TABLES = (ARYA, PLAY_TENNIS, TESTS, *POINT_TABLES)
+
+
+def same_root(rng: np.random.Generator) -> dict:
+    """Step 1 anew: which attribute ID3 splits on first, on a source's table or 2-D points with a new seed."""
+    data, seed = _pick_table(rng, CHOICE_TABLES)
+    X, y, names = _table(data, seed)
+    model = id3.ID3().fit(X, y, names)
+    why, tells = _first_split(model)
+    return {
+        "title": f"{data}: the first question",
+        "setup": _setup(data, seed),
+        "question": f"On {_shown(data, seed)}, which attribute will ID3 (information gain) split on first?",
+        "options": list(names),
+        "answer": model.root_.feature,
+        "why": why,
+        "hides": (SPLITS,),
+        "tells": tells,
+    }
+
+
+def same_gain(rng: np.random.Generator) -> dict:
+    """Step 2 anew: the gain in bits of one attribute of a source's table, among its entropies."""
+    data = str(rng.choice(list(SMALL_TABLES)))
+    X, y, names = SMALL_TABLES[data]()
+    j = int(rng.integers(len(names)))
+    score = criteria.score_split(X[:, j], y, feature=names[j])
+    sizes = [f"{int(n)}/{len(y)}" for n in score.counts.sum(axis=1)]
+    # The near misses: the entropy before, after, and of each branch (each a step of the sum).
+    options = sorted({number(v) for v in (score.gain, score.after, score.before, *score.terms)}, key=float)
+    return {
+        "title": f"{data}: the gain of {names[j]}",
+        "setup": {**_setup(data, 0), "tree_log": next(iter(LOG_BASES))},
+        "question": f"On {data}, how many bits does knowing {names[j]} save about {LABEL_NAMES[data]}?",
+        "options": options,
+        "answer": number(score.gain),
+        "why": f"H(y) = {number(score.before)}, H(y | {names[j]}) = "
+        + " + ".join(f"{w} · {number(t)}" for w, t in zip(sizes, score.terms, strict=True))
+        + f" = {number(score.after)}, so the gain is {number(score.gain)} bits.",
+        "hides": (SPLITS,),
+        "tells": (f"{number(score.gain)} bits",),
+    }
+
+
+def same_pair(rng: np.random.Generator) -> dict:
+    """Step 3 anew: which of two attributes (of a source's table, or x1 and x2 of new points) gains more."""
+    while True:  # a pair whose gains differ as printed (the Arya, Play Tennis and points pairs mostly do)
+        data, seed = _pick_table(rng, CHOICE_TABLES)
+        X, y, names = _table(data, seed)
+        model = id3.ID3().fit(X, y, names)
+        pair = sorted(rng.choice(len(names), 2, replace=False).tolist())
+        scores = [model.steps_[0].candidates()[j] for j in pair]
+        if number(scores[0].gain) != number(scores[1].gain):
+            break
+    best = max(scores, key=lambda c: c.gain)
+    gains = ", ".join(f"{c.feature} {number(c.gain)}" for c in scores)
+    return {
+        "title": f"{data}: {scores[0].feature} vs {scores[1].feature}",
+        "setup": _setup(data, seed),
+        "question": f"On {_shown(data, seed)}, which test gains more at the root: "
+        f"{scores[0].feature} or {scores[1].feature}?",
+        "options": [c.feature for c in scores],
+        "answer": best.feature,
+        "why": f"{best.feature} gains more: {gains} bits.",
+        "hides": (SPLITS,),
+        "tells": _gain_tells(model, scores),
+    }
+
+
+def same_agree(rng: np.random.Generator) -> dict:
+    """Step 4 anew: a drawn tree's root (ID3's in half the draws, another attribute else): does ID3 agree?"""
+    data, seed = _pick_table(rng, CHOICE_TABLES)
+    X, y, names = _table(data, seed)
+    model = id3.ID3().fit(X, y, names)
+    root = model.root_.feature
+    others = [name for name in names if name != root]
+    drawn = root if rng.random() < 0.5 else str(rng.choice(others))
+    why, tells = _first_split(model)
+    return {
+        "title": f"A drawn tree for {data}",
+        "setup": _setup(data, seed),
+        "question": f"A tree drawn by hand for {_shown(data, seed)} has {drawn} at the root. "
+        "Does ID3 (information gain) agree?",
+        "options": ["Yes", "No"],
+        "answer": "Yes" if drawn == root else "No",
+        "why": why,
+        "hides": (SPLITS, ID3_TREE),
+        "tells": tells,
+    }
+
+
+PARITY_BITS = (2, 3, 4, 5, 6, 7, 8)  # the AND/parity chart's n (tree_sources.representation_sizes)
+
+
+@functools.cache
+def _sizes(n: int) -> dict[str, list[int]]:
+    """The AND/parity node counts at one n, grown once a process (256 rows at n = 8: a teacher waits)."""
+    return tree_sources.representation_sizes([n])
+
+
+def same_parity(rng: np.random.Generator) -> dict:
+    """Step 5 anew: the nodes of a tree for the parity of n bits, n on the chart."""
+    n = int(rng.choice(PARITY_BITS))
+    sizes = _sizes(n)
+    nodes = sizes["parity"][0]
+    # AND's count and the powers of two near the answer: the counts a student may mix up.
+    options = sorted({2 * n + 1, 2**n - 1, 2**n + 1, 2 ** (n + 1) - 1, 2 ** (n + 2) - 1, nodes})
+    parity = f"{nodes} nodes"
+    return {
+        "title": f"AND against parity, {n} bits",
+        "setup": {"tree_tab": "AND vs parity"},
+        "question": f"How many nodes does a tree need for the parity (XOR) of {n} bits?",
+        "options": [str(v) for v in options],
+        "answer": str(nodes),
+        "why": f"Every path must test every bit: {PARITY_NODES} = {parity}, against {sizes['AND'][0]} for AND.",
+        "hides": (PARITY,),
+        "tells": (parity, PARITY_NODES),
+    }
+
+
+SAME_KIND = (same_root, same_gain, same_pair, same_agree, same_parity)
+
+
+VIEW = """What "Ask about this view" reads (the page builds it from what it has grown):
+
+- ``data``: the data set's menu name;
+- ``X``, ``y``, ``names``: the table the tree was grown on (after the votes' rows rule);
+- ``params``: ``tree_params``' dict (criterion, missing, max_depth, min_gain);
+- ``prune``: whether the tree was pruned (then grown on part of the rows);
+- ``model``: the fitted tree on the page.
+"""
+
+
+def _settings(view: Any) -> str:
+    """The settings a view's tree was grown with, as a question states them ("information gain, depth ≤ 3")."""
+    params = view["params"]
+    said = [CRITERION_NAMES[params["criterion"]]]
+    if params.get("max_depth"):
+        said.append(f"depth ≤ {params['max_depth']}")
+    if params.get("min_gain"):
+        said.append(f"minimum score {params['min_gain']:g}")
+    if view.get("prune"):
+        said.append("pruned")
+    return ", ".join(said)
+
+
+def _at_most(options: Sequence[str], answer: str, rng: np.random.Generator) -> list[str]:
+    """``options`` cut to a phone's eight, the answer kept, in their own order."""
+    if len(options) <= 8:
+        return list(options)
+    others = [o for o in options if o != answer]
+    kept = {answer, *rng.choice(others, 7, replace=False).tolist()}
+    return [o for o in options if o in kept]
+
+
+SCORE_NAMES = {"entropy": "information gain", "gain_ratio": "gain ratio", "gini": "drop in Gini impurity"}
+
+
+def _scored(step: Any) -> tuple[str, str]:
+    """A split's candidates with what the criterion compares ("Outlook 0.2467, …") and its name."""
+    name = SCORE_NAMES.get(step.tree.criterion, "score")
+    return ", ".join(f"{c.feature} {number(c.score)}" for c in step.candidates()), name
+
+
+def view_root(view: Any, rng: np.random.Generator) -> dict | None:
+    """The attribute the tree on the page tests at its root (None: the root is a leaf)."""
+    model = view["model"]
+    root = model.root_
+    if root.feature is None or root.step is None or len(model.feature_names_) < 2:
+        return None
+    scores, name = _scored(model.steps_[root.step])
+    return {
+        "title": "The attribute at the root",
+        "setup": {},
+        "question": f"On the table on screen ({_settings(view)}), which attribute does the tree ask about first?",
+        "options": _at_most(list(model.feature_names_), root.feature, rng),
+        "answer": root.feature,
+        "why": f"The tree asks about {root.feature} first, the largest {name}: {scores}.",
+        "hides": (SPLITS, ID3_TREE),
+        "tells": (f"asks about {root.feature}",),
+    }
+
+
+def view_next(view: Any, rng: np.random.Generator) -> dict | None:
+    """What the tree tests below one branch of its root, or of a child of it: an attribute, or none."""
+    model = view["model"]
+    children = list(model.root_.children.values()) if not model.root_.is_leaf else []
+    below = children + [g for child in children if not child.is_leaf for g in child.children.values()]
+    if not below:
+        return None
+    node = below[int(rng.integers(len(below)))]
+    tests = model.conditions(node)
+    numeric = [b[:1] in "<>" for _, b in tests]  # a threshold's branch reads "<= τ" or "> τ"
+    path = " and ".join(f"{f} {b}" if n else f"{f} = {b}" for (f, b), n in zip(tests, numeric, strict=True))
+    used = {f for (f, _), n in zip(tests, numeric, strict=True) if not n}  # a category is asked once a path
+    options = _at_most([*(f for f in model.feature_names_ if f not in used), LEAF], node.feature or LEAF, rng)
+    if len(options) < 2:
+        return None
+    answer = node.feature or LEAF
+    counts = ", ".join(f"{n} {c}" for c, n in node.counts.items() if n)
+    if node.feature is None:
+        why = f"The {node.n_samples} rows there ({counts}) are not split: the node answers {node.label}."
+    else:
+        scores, name = _scored(model.steps_[node.step])
+        why = f"The {node.n_samples} rows there ({counts}) are split by {node.feature}, the largest {name}: {scores}."
+    return {
+        "title": "The next split",
+        "setup": {},
+        "question": f"On the table on screen ({_settings(view)}), the rows with {path}: which attribute does the tree "
+        "ask about next?",
+        "options": options,
+        "answer": answer,
+        "why": why,
+        "hides": (SPLITS, ID3_TREE),
+        "tells": (),
+    }
+
+
+def _leaf_choices(leaves: int, rng: np.random.Generator) -> tuple[list[str], str]:
+    """Four choices for a count of leaves: the numbers themselves up to 6, else ranges of 5, 10 or 50,
+    the right one at a random place among them."""
+    width = 1 if leaves <= 6 else 5 if leaves <= 40 else 10 if leaves <= 100 else 50
+    at = (leaves - 1) // width  # the range holding the answer: [at·width + 1, (at + 1)·width]
+    first = max(0, at - int(rng.integers(4)))
+
+    def text(i: int) -> str:
+        low, high = i * width + 1, (i + 1) * width
+        return str(low) if width == 1 else f"{low}–{high}"
+
+    return [text(i) for i in range(first, first + 4)], text(at)
+
+
+def view_leaves(view: Any, rng: np.random.Generator) -> dict | None:
+    """How many leaves the tree on the page has (exactly, or a range for a large tree)."""
+    model = view["model"]
+    options, answer = _leaf_choices(model.n_leaves_, rng)
+    leaves = plural(model.n_leaves_, "leaf", "leaves")
+    return {
+        "title": "The number of leaves",
+        "setup": {},
+        "question": f"On the table on screen ({_settings(view)}), how many leaves does the tree have?",
+        "options": options,
+        "answer": answer,
+        "why": f"{plural(model.n_nodes_, 'node')}: {leaves} and {plural(model.n_nodes_ - model.n_leaves_, 'test')}, "
+        f"depth {model.depth_}.",
+        "hides": (SPLITS, ID3_TREE),
+        "tells": (f"{leaves},",),
+    }
+
+
+VIEW_QUESTIONS = (
+    ViewQuestion("root", "The attribute at the root", view_root),
+    ViewQuestion("next_split", "The next split, below a branch", view_next),
+    ViewQuestion("leaves", "The number of leaves", view_leaves),
+)
+
+
+def random_view(rng: np.random.Generator) -> dict:
+    """A view as the page builds it, at random over its menus: a source's table or 2-D points with a
+    seed, a criterion, a depth limit now and then, a minimum score now and then (no pruning)."""
+    data, seed = _pick_table(rng, list(SMALL_TABLES) + list(POINT_TABLES))
+    X, y, names = _table(data, seed)
+    criterion = str(rng.choice(list(criteria.CRITERIA)))
+    depth = int(rng.choice([0, 0, 0, 1, 2, 3, 4]))
+    min_gain = float(rng.choice([0.0, 0.0, 0.0, 0.05, 0.1, 0.2]))
+    params = tree_params(criterion, "fractional", depth, min_gain)
+    model = new_tree(params, False, 0.25, seed).fit(X, y, names)
+    return {"data": data, "X": X, "y": y, "names": names, "params": params, "prune": False, "model": model}
+
+
+def unsplit(X: Any, y: Any, names: Sequence[str]) -> Any:
+    """A tree that never splits: the Regions tab's one box under the points while the splits are hidden."""
+    return id3.ID3(min_gain=float(np.finfo(float).max) / 2).fit(X, y, names)
