@@ -10,7 +10,7 @@ from pages.server import url
 from pages.server.shell import ensure_app_shell
 from pages.widgets import present, shared
 from pages.widgets.downloads import download_points
-from pages.widgets.lesson import Step, hidden, how_it_works, try_this, withheld
+from pages.widgets.lesson import Step, about_this_view, hidden, how_it_works, try_this, withheld
 from pages.widgets.points import user_points
 
 ensure_app_shell()
@@ -145,6 +145,11 @@ try_this(
         )
         for q in shared.compare_questions()
     ],
+)
+# Flipped labels apply to the generated sets only (the slider is disabled for your points).
+about_this_view(
+    "compare",
+    lambda: lesson.view_of(name, X, y, seed, 0 if name == lesson.YOURS else flip, kind, depth, results, data),
 )
 how_it_works(
     compare.fit,

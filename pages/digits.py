@@ -13,7 +13,7 @@ from pages.classroom import class_draw
 from pages.server.shell import ensure_app_shell
 from pages.widgets import canvas, present, shared
 from pages.widgets.data import load_semeion
-from pages.widgets.lesson import Step, hidden, how_it_works, try_this, withheld
+from pages.widgets.lesson import Step, about_this_view, hidden, how_it_works, try_this, withheld
 
 ensure_app_shell()
 
@@ -70,6 +70,7 @@ class_draw.projector(lambda Xt, yt: model(Xt, yt, **{**settings, "k": 1}), X, y,
 draw_tab, evaluation_tab, ladder_tab = st.tabs(
     ["Draw", "Evaluation", "How far can k-NN go"], key="digits_tab", on_change="rerun", bind="query-params"
 )
+seen = None  # the drawing's grid, when the page reads it ("Ask about this view")
 if draw_tab.open:
     with draw_tab:
         # A projector gets a canvas filling its column, for a hall to see; the pen widens with it,
@@ -89,9 +90,10 @@ if draw_tab.open:
             shown, voted = middle, right
         with left:
             drawing = canvas.drawing(size, round(pen * size / 280), **view.CANVAS)
+        seen = drawing.grid if drawing.ok else None
         if drawing.status == "empty":
             middle.info(drawing.message)
-        elif hidden("digits", "reading") and drawing.status in ("ok", "small"):
+        elif hidden("digits", "reading"):  # what the page makes of it: read, or a note (dot, too small…)
             withheld(middle, "What the page makes of your drawing")
         elif not drawing.ok:
             middle.warning(drawing.message)
@@ -189,4 +191,15 @@ if data is not None:
     )
     steps = lesson.try_this_steps(plain, blurred, tested=tests.shape[1])  # each shuffle's test digits
     try_this("digits", [Step(**step) for step in steps])
+    about_this_view(
+        "digits",
+        lambda: {
+            "model": model(X, y, **{**settings, "k": 1}),
+            "y": y,
+            "k": k,
+            "settings": settings,
+            "grid": seen if len(y) >= k else None,
+            "accuracy": mine if evaluation_tab.open else None,
+        },
+    )
 how_it_works(digits.grid_from_ink, digits.two_sided_tangent_distances, **lesson.HOW_IT_WORKS)

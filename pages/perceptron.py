@@ -13,14 +13,22 @@ from classic.viz import perceptron as viz
 from pages.server import url
 from pages.server.shell import ensure_app_shell
 from pages.widgets import present, shared
-from pages.widgets.lesson import Step, compare_link, hidden, how_it_works, try_this, withheld
+from pages.widgets.lesson import (
+    Step,
+    about_this_view,
+    compare_link,
+    hidden,
+    how_it_works,
+    try_this,
+    withheld,
+)
 from pages.widgets.players import frame_player, linked_frame
 from pages.widgets.points import user_points
 
 ensure_app_shell()
 
 PAGE = "perceptron"
-TABS = ["Every update", "When no line will do", "Does it generalise?", "More points, more mistakes?"]
+TABS = list(lessons.TABS)
 
 
 # Bounded: a fit keeps every update, a few MB on the largest data (docs/measurements.md).
@@ -185,6 +193,24 @@ if size.open:
     st.caption(lessons.band_caption())
 
 try_this(PAGE, [Step(**step) for step in shared.perceptron_steps()])
+# What "Ask about this view" reads (the keys are lessons.VIEW's): built only when it is opened.
+about_this_view(
+    PAGE,
+    lambda: {
+        "X": X,
+        "y": y,
+        "data": name,
+        "seed": seed,
+        "max_epochs": max_epochs,
+        "shuffle": shuffle,
+        "tab": next(
+            (t for t, tab in zip(TABS, (every, no_line, general, size), strict=True) if tab.open), TABS[0]
+        ),
+        "frame": frame,
+        "model": model,
+        "verdict": verdict,
+    },
+)
 compare_link(X, y, PAGE, name)
 how_it_works(
     lessons.perceptron_textbook, lessons.classes_textbook, formulas=lessons.FORMULAS, text=lessons.HOW

@@ -16,6 +16,9 @@
   (``try_this_steps``), every answer computed by the library. Each step names the parts of the
   page that would give its answer away (``hides``) and the texts that do (``tells``): while it is
   asked the page leaves them out, and the player plays the first pass only (``HELD``).
+- Peer instruction (issue #33): ``SAME_KIND``, one maker per step that asks it anew on other data,
+  seeds or passes; ``VIEW_QUESTIONS``, "Ask about this view" on the view the page builds (``VIEW``
+  says its keys; ``random_view`` makes one for the tests).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import numpy as np
 
 from classic import datasets
 from classic._validation import RandomState, check_random_state
+from classic.lessons import ViewQuestion, points
 from classic.perceptron import (
     DualPerceptron,
     Perceptron,
@@ -550,3 +554,472 @@ def try_this_steps() -> list[dict]:
             "tells": (size_medians(rows),),
         },
     ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Peer instruction: a question of the same kind (``SAME_KIND``), one maker per "Try this" step in
+# its order, and "Ask about this view" (``VIEW_QUESTIONS``). Every answer is the library's.
+# ---------------------------------------------------------------------------------------------
+
+VIEW = """The view the page builds for "Ask about this view" (``random_view`` makes one at random):
+
+- ``X``: the points (n, 2), as drawn; ``y``: their classes 0 … k − 1;
+- ``data``: the data menu's name; ``seed``, ``max_epochs``, ``shuffle``: the sidebar's values;
+- ``tab``: the tab open (one of ``TABS``); ``frame``: the player's frame (updates shown, 0 … all);
+- ``model``: the page's fitted ``Perceptron`` on X, y with those values;
+- ``verdict``: ``verdict(model, bound)`` as the page shows it beside the player.
+"""
+
+TABS = ("Every update", "When no line will do", "Does it generalise?", "More points, more mistakes?")
+SEPARABLE, CORNERS, NOISY_XOR, CLUSTERS, THREE, ROW = (
+    "Linearly separable (25 points, true line y = 1 − x)",
+    "XOR (the four corners)",
+    "XOR (noisy clusters)",
+    "Gaussian clusters",
+    "Three clusters (3 classes)",
+    "Three classes in a row (the first at both ends)",
+)
+SEEDLESS = (CORNERS, ROW)  # their points are the same for every seed
+_BASE = {"pc_seed": 0, "pc_epochs": 100, "pc_shuffle": False, "pc_tab": TABS[0], "pc_frame": 0}
+_TRIES = 200  # seeds tried for an instance with a wanted answer, before taking what came
+
+
+def _points(data: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    return points.load("perceptron", data, seed)
+
+
+def _named(data: str, seed: int) -> str:
+    """The data as a question names it: its menu name, and its seed where the seed matters."""
+    return f"“{data}”" if data in SEEDLESS else f"“{data}” with seed {seed}"
+
+
+def _two_classes(y: np.ndarray) -> bool:
+    return len(np.unique(y)) >= 2
+
+
+def _fit(
+    data: str, seed: int, epochs: int = 100, shuffle: bool = False
+) -> tuple[np.ndarray, np.ndarray, Any]:
+    X, y = _points(data, seed)
+    return X, y, Perceptron(max_epochs=epochs, shuffle=shuffle, random_state=seed).fit(X, y)
+
+
+def _verdict_of(X: np.ndarray, y: np.ndarray, model) -> tuple[str, str, str]:
+    return verdict(model, mistake_bound(X, y) if len(np.unique(y)) == 2 else None)
+
+
+def _outcome(model) -> str:
+    return "converges" if model.converged_ else "cycles" if model.cycle_ is not None else "runs out"
+
+
+def _seed(rng: np.random.Generator) -> int:
+    return int(rng.integers(0, 10_000))
+
+
+def _placed(
+    answer: int, step: int, low: int, high: int, rng: np.random.Generator, count: int = 3
+) -> list[int]:
+    """``count`` distinct whole numbers ``step`` apart within low … high, ``answer`` among them at
+    a random place (so its place in the list says nothing)."""
+    starts = [answer - step * k for k in range(count)]
+    fits = [s for s in starts if s >= low and s + step * (count - 1) <= high] or [
+        max(low, answer - step * (count - 1))
+    ]
+    start = fits[int(rng.integers(len(fits)))]
+    return [start + step * k for k in range(count)]
+
+
+def same_converges(rng: np.random.Generator) -> dict:
+    """Step 1 anew: another data set, seed and number of passes; will it converge?"""
+    while True:
+        data = [SEPARABLE, SEPARABLE, CLUSTERS, NOISY_XOR, CORNERS][int(rng.integers(5))]
+        seed, epochs = _seed(rng), [100, 100, 20, 5, 3][int(rng.integers(5))]
+        X, y, model = _fit(data, seed, epochs)
+        if _two_classes(y):
+            break
+    out = f"No: after {epochs} passes it still makes mistakes"
+    answer = {"converges": "Yes", "cycles": "No, it will cycle", "runs out": out}[_outcome(model)]
+    updates, passes = plural(model.n_updates_, "update"), plural(model.n_epochs_, "pass", "passes")
+    why = {
+        "Yes": f"It stops after {updates} in {passes}: a whole pass without a mistake.",
+        "No, it will cycle": f"The weights after update {model.cycle_[1] if model.cycle_ else 0} equal earlier "
+        "ones at the same point of a pass: no line separates these points, and it repeats for ever.",
+        out: f"After {updates} in {passes} it still makes mistakes"
+        + (": a line exists, so more passes would get there." if mistake_bound(X, y).gamma > 0 else "."),
+    }[answer]
+    return {
+        "title": "A line exists?",
+        "setup": {**_BASE, "pc_data": data, "pc_seed": seed, "pc_epochs": epochs},
+        "question": f"On {_named(data, seed)}, with at most {epochs} passes: will the perceptron converge?",
+        "options": ["Yes", "No, it will cycle", out],
+        "answer": answer,
+        "why": why,
+        "hides": ("run",),
+        "tells": (_verdict_of(X, y, model)[1],),
+    }
+
+
+def _turn_choices(turn: int, rng: np.random.Generator) -> list[str]:
+    """Three loop lengths with ``turn`` at a random place among them."""
+    lengths = [[turn, 2 * turn, 4 * turn], [max(1, turn // 2), turn, 2 * turn]]
+    if turn >= 4:
+        lengths.append([turn // 4, turn // 2, turn])
+    chosen = [n for n in lengths if len(set(n)) == 3]
+    return [f"A loop of {n} updates" for n in chosen[int(rng.integers(len(chosen)))]]
+
+
+def same_loop(rng: np.random.Generator) -> dict:
+    """Step 2 anew: a set that loops (XOR's corners, three classes in a row) or one that converges
+    (a seed of a separable set); is there a loop, and how long is one turn?"""
+    kind = int(rng.integers(3))
+    for _ in range(_TRIES):
+        data = [CORNERS, ROW, [SEPARABLE, CLUSTERS][int(rng.integers(2))]][kind]
+        seed = _seed(rng)
+        X, y, model = _fit(data, seed)
+        if _two_classes(y) and _outcome(model) != "runs out":
+            break
+    else:  # no seed converged: XOR's corners, which loop whatever the seed
+        data, seed = CORNERS, 0
+        X, y, model = _fit(data, seed)
+    turn = model.cycle_[1] - model.cycle_[0] if model.cycle_ else None
+    choices = _turn_choices(turn or [4, 6, 8][int(rng.integers(3))], rng)
+    return {
+        "title": "Does it repeat?",
+        "setup": {**_BASE, "pc_data": data, "pc_seed": seed},
+        "question": f"Do the updates on {_named(data, seed)} end up in a loop that repeats for ever? If so, "
+        "how many updates make one turn of it?",
+        "options": [NEVER_LOOPS, *choices],
+        "answer": f"A loop of {turn} updates" if turn else NEVER_LOOPS,
+        "why": f"Updates {model.cycle_[0] + 1}–{model.cycle_[1]} make one turn: the weights after update "
+        f"{model.cycle_[1]} equal those after update {model.cycle_[0]}, at the same point of a pass."
+        if turn
+        else f"It converges after {plural(model.n_updates_, 'update')} in "
+        f"{plural(model.n_epochs_, 'pass', 'passes')}: a pass without a mistake ends it, with no loop.",
+        "hides": ("run",),
+        "tells": (_verdict_of(X, y, model)[1],),
+    }
+
+
+def same_pocket(rng: np.random.Generator) -> dict:
+    """Step 3 anew: the pocket on another two-class set and shuffling seed; how many points right?"""
+    for _ in range(_TRIES):
+        data, seed = [CORNERS, NOISY_XOR, CLUSTERS][int(rng.integers(3))], _seed(rng)
+        epochs = [10, 25, 50][int(rng.integers(3))]  # fewer passes than the page's default: a quicker answer
+        X, y = _points(data, seed)
+        if not _two_classes(y):
+            continue
+        passes = pocket_passes(len(X), epochs)
+        pocket = Perceptron(pocket=True, shuffle=True, random_state=seed, max_epochs=passes).fit(X, y)
+        if pocket.coef_.any():  # w = 0 is no line: the page says so instead of a score
+            break
+    else:  # XOR's corners always give a line within a pass
+        data, seed, epochs = CORNERS, 0, 10
+        X, y = _points(data, seed)
+        pocket = Perceptron(pocket=True, shuffle=True, random_state=seed, max_epochs=epochs).fit(X, y)
+    n, score = len(X), pocket.score(X, y)
+    right = round(score * n)
+    counts = _placed(right, 1 if n <= 10 else 2, 0, n, rng)
+    return {
+        "title": "The pocket, again",
+        "setup": {
+            **_BASE,
+            "pc_data": data,
+            "pc_seed": seed,
+            "pc_epochs": epochs,
+            "pc_shuffle": True,
+            "pc_tab": TABS[1],
+        },
+        "question": f"On {_named(data, seed)}, shuffled each pass, at most {epochs} passes: how many of the {n} points does the "
+        "pocket's best line get right?",
+        "options": [f"{c} of {n}" for c in counts],
+        "answer": f"{right} of {n}",
+        "why": f"The fewest-mistakes line it saw gets {right} of {n} right; trying every way a line can split "
+        f"these points, the best gets {best_line_accuracy(X, y):.0%}.",
+        "hides": ("pocket", "best_line"),
+        "tells": (pocket_title(score, 2),),
+    }
+
+
+def _kernel_fit(data: str, seed: int, kernel: str):
+    X, y = _points(data, seed)
+    return X, y, DualPerceptron(kernel=kernel, gamma=2.0, max_epochs=200).fit(X, y)
+
+
+def _separates(X: np.ndarray, y: np.ndarray, curved) -> bool:
+    return bool(curved.converged_ and curved.score(X, y) == 1)
+
+
+def same_kernel(rng: np.random.Generator) -> dict:
+    """Step 4 anew: a kernel (RBF or polynomial) on another set; does it separate the points? About
+    a third of the instances look for a set it does not separate (rarer: a seed of the clusters
+    that overlap), so that the answer is not always yes."""
+    want_no = rng.random() < 0.35
+    for _ in range(_TRIES):
+        data = CLUSTERS if want_no else [CORNERS, NOISY_XOR, CLUSTERS, SEPARABLE][int(rng.integers(4))]
+        kernel = "polynomial" if want_no else ["rbf", "polynomial"][int(rng.integers(2))]
+        seed = _seed(rng)
+        X, y, curved = _kernel_fit(data, seed, kernel)
+        if _two_classes(y) and (not want_no or not _separates(X, y, curved)):
+            break
+    yes = _separates(X, y, curved)
+    score = curved.score(X, y)
+    return {
+        "title": "A curved boundary, again",
+        "setup": {**_BASE, "pc_data": data, "pc_seed": seed, "pc_kernel": kernel, "pc_tab": TABS[1]},
+        "question": f"Will the perceptron with a {'RBF' if kernel == 'rbf' else 'polynomial'} kernel separate "
+        f"{_named(data, seed)}?",
+        "options": ["Yes", "No"],
+        "answer": "Yes" if yes else "No",
+        "why": f"It converges after {int(curved.alpha_.sum())} updates with every point right: the boundary is "
+        "curved, not a line."
+        if yes
+        else f"After {plural(curved.n_epochs_, 'pass', 'passes')} it gets {score:.0%} right"
+        + (", without a clean pass: " if not curved.converged_ else ": ")
+        + "even this curve cannot put every point on its side.",
+        "hides": ("kernel",),
+        "tells": (kernel_title(kernel, score, curved.converged_),),
+    }
+
+
+def same_three(rng: np.random.Generator) -> dict:
+    """Step 5 anew: three classes in a row (it cycles) or three clusters with a seed and a number of
+    passes (it converges, or runs out of passes); what will it do?"""
+    wanted = ("cycles", "converges", "runs out")[int(rng.integers(3))]
+    for _ in range(_TRIES):
+        data = ROW if wanted == "cycles" else THREE
+        seed, epochs = _seed(rng), 100 if wanted != "runs out" else int(rng.integers(1, 4))
+        X, y, model = _fit(data, seed, epochs)
+        if _outcome(model) == wanted:
+            break
+    answer = next(o for o, happened in THREE_OUTCOMES.items() if happened(model))
+    return {
+        "title": "Three classes, again",
+        "setup": {**_BASE, "pc_data": data, "pc_seed": seed, "pc_epochs": epochs},
+        "question": f"On {_named(data, seed)}, with a vector per class and at most "
+        f"{plural(epochs, 'pass', 'passes')}: what will the perceptron do?",
+        "options": list(THREE_OUTCOMES),
+        "answer": answer,
+        "why": f"The weights after update {model.cycle_[1]} equal those after update {model.cycle_[0]}, at the "
+        "same point of a pass: from there it repeats for ever."
+        if model.cycle_
+        else f"It converges after {plural(model.n_updates_, 'update')}: every class has its own region."
+        if model.converged_
+        else f"After {plural(model.n_epochs_, 'pass', 'passes')} it still makes mistakes.",
+        "hides": ("run",),
+        "tells": (verdict(model, None)[1],),
+    }
+
+
+_FOLDS = {2: "twofold", 3: "threefold", 5: "fivefold", 10: "tenfold"}
+_size_rows: dict = {}  # the table of sizes, computed once a process (about a second)
+
+
+def size_rows() -> tuple[float, list[tuple[int, float, int]]]:
+    """``updates_against_size()`` with the page's arguments, kept once computed."""
+    if "rows" not in _size_rows:
+        _size_rows["rows"] = updates_against_size()
+    return _size_rows["rows"]
+
+
+def same_sizes(rng: np.random.Generator) -> dict:
+    """Step 6 anew: two of the table's sizes and a factor; do the updates grow more or less?"""
+    limit, rows = size_rows()
+    pairs = [
+        (a, b, f)
+        for a in range(len(rows))
+        for b in range(a + 1, len(rows))
+        for f in _FOLDS
+        if rows[b][1] != f * rows[a][1]  # an exact tie would make both answers wrong
+    ]
+    a, b, fold = pairs[int(rng.integers(len(pairs)))]
+    more, less = f"More than {_FOLDS[fold]}", f"Less than {_FOLDS[fold]}"
+    return {
+        "title": "More points, again",
+        "setup": {**_BASE, "pc_tab": TABS[3]},
+        "question": f"With {rows[b][0]} points instead of {rows[a][0]} (same square, same margin), do the "
+        f"updates grow more or less than {_FOLDS[fold]}?",
+        "options": [more, less],
+        "answer": more if rows[b][1] > fold * rows[a][1] else less,
+        "why": f"The median is {size_medians(rows)}, all under Novikoff's bound of {limit:,.0f}, which depends "
+        "on R and γ only.",
+        "hides": ("size_updates",),
+        "tells": (size_medians(rows),),
+    }
+
+
+SAME_KIND = (same_converges, same_loop, same_pocket, same_kernel, same_three, same_sizes)
+
+
+def _converges_view(view, rng: np.random.Generator) -> dict | None:
+    """Will the run on screen converge within the page's passes?"""
+    model, epochs = view["model"], int(view["max_epochs"])
+    out = f"No: after {plural(epochs, 'pass', 'passes')} it still makes mistakes"
+    # Shuffled, no cycle is ever proved: only two outcomes can happen.
+    options = ["Yes", out] if view["shuffle"] else ["Yes", "No, it will cycle", out]
+    answer = {"converges": "Yes", "cycles": "No, it will cycle", "runs out": out}[_outcome(model)]
+    return {
+        "title": "Will it converge?",
+        "setup": {},
+        "question": f"On the {len(view['X'])} points on screen, "
+        f"{'shuffled each pass, ' if view['shuffle'] else ''}with at most {plural(epochs, 'pass', 'passes')}: "
+        "will the perceptron converge?",
+        "options": options,
+        "answer": answer,
+        "why": f"{view['verdict'][1]} {view['verdict'][2]}",
+        "hides": ("run",),
+        "tells": (view["verdict"][1],),
+    }
+
+
+BUCKETS = ((1, 9), (10, 29), (30, 99), (100, None))
+
+
+def _bucket(n: int) -> str:
+    return next(
+        f"{low}–{high} updates" if high else f"{low} updates or more"
+        for low, high in BUCKETS
+        if n >= low and (high is None or n <= high)
+    )
+
+
+def _updates_view(view, rng: np.random.Generator) -> dict | None:
+    """How many updates until it converges, in buckets (or it does not)."""
+    model, epochs = view["model"], int(view["max_epochs"])
+    never = f"It does not converge within {plural(epochs, 'pass', 'passes')}"
+    options = [_bucket(low) for low, _ in BUCKETS] + [never]
+    return {
+        "title": "How many updates?",
+        "setup": {},
+        "question": f"On the {len(view['X'])} points on screen, how many updates will the perceptron make "
+        "before a whole pass without a mistake?",
+        "options": options,
+        "answer": _bucket(model.n_updates_) if model.converged_ else never,
+        "why": f"{view['verdict'][1]} {view['verdict'][2]}",
+        "hides": ("run",),
+        "tells": (view["verdict"][1],),
+    }
+
+
+def _next_update(view) -> tuple[int, int] | None:
+    """(frame, the point the update after it is for), where the player shows it and the order is
+    the points' own (shuffled, the next point visited cannot be read off the screen)."""
+    model, frame = view["model"], int(view["frame"])
+    if view["shuffle"] or view["tab"] != TABS[0]:
+        return None
+    if frame < model.n_updates_:
+        return frame, int(model.update_points_[frame])
+    if model.cycle_ is not None:  # after the update that closes the loop, the loop's first again
+        return frame, int(model.update_points_[model.cycle_[0]])
+    return None
+
+
+def _wrong_at(view, frame: int) -> np.ndarray:
+    """Which points are mistakes with the weights after ``frame`` updates (w = 0 at frame 0)."""
+    model, X = view["model"], np.asarray(view["X"], dtype=float)
+    y = np.asarray(view["y"])
+    history = model.weights_history_
+    W = np.zeros(history.shape[1:]) if frame == 0 else history[frame - 1]
+    if W.ndim == 1:
+        signs = np.where(y == 1, 1.0, -1.0)
+        return signs * (X @ W[:-1] + W[-1]) <= 0
+    scores = X @ W[:, :-1].T + W[:, -1]
+    own = scores[np.arange(len(y)), y]
+    scores[np.arange(len(y)), y] = -np.inf
+    return own <= scores.max(axis=1)
+
+
+def _point_name(view, i: int) -> str:
+    x = np.asarray(view["X"], dtype=float)[i]
+    return f"Point {i} at ({x[0]:.2f}, {x[1]:.2f}), class {int(view['y'][i])}"
+
+
+def _next_point_view(view, rng: np.random.Generator) -> dict | None:
+    """Which point will the next update move the line for, at the frame the player shows?"""
+    found = _next_update(view)
+    if found is None:
+        return None
+    frame, point = found
+    wrong = np.flatnonzero(_wrong_at(view, frame))
+    others = [int(i) for i in rng.permutation(wrong) if i != point]
+    rest = [int(i) for i in rng.permutation(len(view["X"])) if i != point and i not in others]
+    chosen = [point, *(others + rest)[:3]]
+    options = [_point_name(view, i) for i in rng.permutation(chosen)]
+    model = view["model"]
+    last = int(model.update_points_[frame - 1]) if frame else None
+    rule = "y·(w·x + b) ≤ 0" if model.weights_history_.ndim == 2 else "its own class does not score highest"
+    return {
+        "title": "Which point is next?",
+        "setup": {},
+        "question": f"The player shows the line after update {frame}. The points are visited in order 0, 1, 2, …, "
+        "pass after pass: which point will the next update be for?",
+        "options": options,
+        "answer": _point_name(view, point),
+        "why": (
+            "At the start every weight is 0, so every point is a mistake: the first visited, point 0, is updated."
+            if last is None
+            else f"Update {frame} was for point {last}; going on in order from there (back to point 0 after the "
+            f"last), the first point where {rule} is point {point}."
+        ),
+        "hides": (),
+        "tells": (),
+    }
+
+
+def _sign_view(view, rng: np.random.Generator) -> dict | None:
+    """Does the next update raise, lower or keep one weight (w₁, w₂ or b)? Two classes only."""
+    found = _next_update(view)
+    if found is None or view["model"].weights_history_.ndim != 2:
+        return None
+    frame, point = found
+    part = int(rng.integers(3))
+    name = ("w₁", "w₂", "b")[part]
+    sign = 1.0 if int(view["y"][point]) == 1 else -1.0
+    change = sign * (np.asarray(view["X"], dtype=float)[point, part] if part < 2 else 1.0)
+    options = ["It goes up", "It goes down", "It stays the same"]
+    answer = options[0] if change > 0 else options[1] if change < 0 else options[2]
+    return {
+        "title": f"Which way does {name} move?",
+        "setup": {},
+        "question": f"The player shows the line after update {frame}. At the next update, what happens to {name}?",
+        "options": options,
+        "answer": answer,
+        "why": f"The next update is for {_point_name(view, point)} (y = {'+1' if sign > 0 else '−1'}): "
+        f"w ← w + η·y·x and b ← b + η·y, so {name} changes by {change:+.2f}.",
+        "hides": (),
+        "tells": (),
+    }
+
+
+VIEW_QUESTIONS = (
+    ViewQuestion("converges", "Will it converge?", _converges_view),
+    ViewQuestion("updates", "How many updates until it converges", _updates_view),
+    ViewQuestion("next_point", "Which point the next update is for", _next_point_view),
+    ViewQuestion("weight_sign", "Which way a weight moves at the next update", _sign_view),
+)
+
+
+def random_view(rng: np.random.Generator) -> dict:
+    """A view as the page builds it (``VIEW``), over its data menu (but your own points), seeds,
+    passes, shuffling, tabs and frames."""
+    menu = [SEPARABLE, CORNERS, NOISY_XOR, CLUSTERS, THREE, ROW]
+    while True:
+        data, seed = menu[int(rng.integers(len(menu)))], _seed(rng)
+        X, y = _points(data, seed)
+        if _two_classes(y):
+            break
+    epochs = int(rng.choice([1, 2, 5, 20, 100, 200]))
+    shuffle = bool(rng.random() < 0.25)
+    model = Perceptron(max_epochs=epochs, shuffle=shuffle, random_state=seed).fit(X, y)
+    tab = TABS[0] if rng.random() < 0.75 else TABS[int(rng.integers(1, len(TABS)))]
+    return {
+        "X": X,
+        "y": y,
+        "data": data,
+        "seed": seed,
+        "max_epochs": epochs,
+        "shuffle": shuffle,
+        "tab": tab,
+        "frame": int(rng.integers(0, model.n_updates_ + 1)),
+        "model": model,
+        "verdict": _verdict_of(X, y, model),
+    }
