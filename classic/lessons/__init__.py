@@ -101,6 +101,7 @@ class Lesson:
     teaches: str
     does: str
     module: str = ""  # its words and questions: classic.lessons.<module>
+    prefix: str = ""  # what its link parameters (its widgets' keys) start with
     warm: tuple[str, ...] = ()
 
     @property
@@ -145,6 +146,7 @@ LESSONS: tuple[Lesson, ...] = (
         "kernel bends the line.",
         "Watch the line move at every update, place your own points, find the cycle on XOR.",
         module="perceptron",
+        prefix="pc_",
         warm=(f"{_SHARED}:perceptron_steps",),
     ),
     Lesson(
@@ -156,6 +158,7 @@ LESSONS: tuple[Lesson, ...] = (
         "k smooths the boundary; the distance metric and feature scaling decide what *near* means.",
         "Move k and watch the regions re-vote; try metrics, weights, scaling and a k-d tree.",
         module="knn",
+        prefix="knn_",
         warm=(f"{_SHARED}:knn_steps", f"{_SHARED}:warm_knn"),
     ),
     Lesson(
@@ -168,6 +171,7 @@ LESSONS: tuple[Lesson, ...] = (
         "a threshold, giving axis-aligned boxes; why parity needs far more nodes than AND.",
         "Grow trees on toy tables, the 1984 congressional votes, 2-D points or your own CSV.",
         module="tree",
+        prefix="tree_",
         warm=(f"{_SHARED}:tree_steps",),
     ),
     Lesson(
@@ -179,6 +183,7 @@ LESSONS: tuple[Lesson, ...] = (
         "classified against 1593 digits written by about 80 people.",
         "Draw a digit and see its grid, the vote and the nearest digits.",
         module="digits",
+        prefix="digits_",
         warm=(f"{_SHARED}:warm_digits",),
     ),
     Lesson(
@@ -191,6 +196,7 @@ LESSONS: tuple[Lesson, ...] = (
         "accuracy and its fit time.",
         "Pick a data set (XOR, circles, moons, a spiral, axis-aligned boxes, your own points) and see who wins.",
         module="compare",
+        prefix="cmp_",
         warm=(f"{_SHARED}:compare_questions", f"{_SHARED}:warm_compare"),
     ),
 )
