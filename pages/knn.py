@@ -20,7 +20,16 @@ from pages.server import guard, streamlit_private, url
 from pages.server.shell import ensure_app_shell
 from pages.widgets import present, shared
 from pages.widgets.knn_tables import table_for
-from pages.widgets.lesson import Step, compare_link, hidden, how_it_works, seed_input, try_this, withheld
+from pages.widgets.lesson import (
+    Step,
+    about_this_view,
+    compare_link,
+    hidden,
+    how_it_works,
+    seed_input,
+    try_this,
+    withheld,
+)
 from pages.widgets.players import component_player
 from pages.widgets.points import add_point, user_points
 
@@ -119,7 +128,8 @@ with right:
     searched = KNNClassifier(**params, algorithm=algorithm).fit(Xs, y)  # a k-d tree takes s for k ≈ n
     prediction, tie, neighbours = lesson.query_view(searched, (query - offset) / scale, kept, class_names)
     tie = None if hide["ties"] else tie
-    st.metric("Prediction", prediction, tie, delta_color="off", delta_arrow="off")  # a note, not a change
+    if not hide["prediction"]:  # kept back: the note under the map says so
+        st.metric("Prediction", prediction, tie, delta_color="off", delta_arrow="off")  # a note, not a change
     if not hide["neighbour_table"]:  # its distances, and its order when they are equal
         st.table(neighbours, hide_index=True, height=min(35 * k + 38, 160 if present.is_on() else 250))
     if not hide["accuracy"]:
@@ -178,5 +188,8 @@ elif tree_tab.open:
     tree_tab.write(lesson.depth_note(shown.depth, len(X)))
 
 try_this("knn", [Step(**step) for step in shared.knn_steps()])
+about_this_view(  # "Ask about this view": built only when the teacher opens the menu
+    "knn", lambda: lesson.page_view(name, X, y, class_names, params, scaling, scale, offset, query, X_all)
+)
 compare_link(X_all, y_raw, "knn", name)
 how_it_works(knn_textbook, vote, formulas=lesson.FORMULAS, text=lesson.HOW_IT_WORKS)

@@ -16,7 +16,7 @@ import numpy as np
 
 from classic import evaluation, knn
 from classic.knn import TIE_RULE, KNNClassifier, leave_one_out_accuracy, pairwise_distances, vote
-from classic.lessons import points
+from classic.lessons import MAX_OPTIONS, ViewQuestion, points
 from classic.preprocessing import MinMaxScaler, StandardScaler
 from classic.viz.knn import K_CURVES, view_grid
 
@@ -236,11 +236,13 @@ def _view(name: str, **values) -> dict:
 # The parts of the page a step can hide until its answer is revealed (a step's ``hides``): the
 # intro's sentence on what k does; the accuracy curves, or those but the training one ("validation":
 # where they peak); the map's colouring, its tied votes (no grey, no tie in the prediction or the
-# notes), the player's marks round the query's k nearest; the training accuracy, the table of the
-# query's neighbours and the note on a metric that does not suit the data. The note under the map names
-# those it keeps back (WITHHELD), and the player hides its own (PLAYER_PARTS).
+# notes), the player's marks round the query's k nearest; the query's prediction (the tile and the
+# player's status line); the training accuracy, the table of the query's neighbours and the note on a
+# metric that does not suit the data. The note under the map names those it keeps back (WITHHELD),
+# and the player hides its own (PLAYER_PARTS).
 WITHHELD = {
     "regions": "the map's colouring",
+    "prediction": "the query's prediction",
     "ties": "how it shows tied votes",
     "neighbours": "the rings round the query's nearest points",
     "accuracy": "the training accuracy",
@@ -248,7 +250,7 @@ WITHHELD = {
     "metric_note": "a note on the metric",
 }
 PARTS = ("intro_k", "curves", "validation", *WITHHELD)
-PLAYER_PARTS = ("regions", "ties", "neighbours")
+PLAYER_PARTS = ("regions", "ties", "neighbours", "prediction")
 
 
 def _tie_tells(X: np.ndarray, y: np.ndarray, k: int, name: str) -> list[str]:
@@ -456,3 +458,527 @@ def pruning_note(measured: int, pruned: int, n: int, k: int, scaled: bool) -> st
         f"pruned. The dashed ball (in the axes' units) has the final k-th distance as radius: every cell it "
         f"reaches was searched{units}."
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# Peer instruction (issue #33): a question of the same kind as each "Try this" step (``SAME_KIND``,
+# in the steps' order) and questions about the view on the screen (``VIEW_QUESTIONS``). Every
+# answer is the library's; a maker draws again when its draw has no clear answer.
+# ---------------------------------------------------------------------------------------------
+
+VIEW = """The view the page builds for "Ask about this view" (``page_view``; ``random_view`` makes one):
+
+- ``data``: the data menu's name; ``X``: the training points on the map (after any thinning), in
+  the data's units, shape (n, 2); ``y``: their class indices into ``class_names`` (the legend's);
+- ``k``, ``metric``, ``p``, ``weights``, ``bandwidth``: the classifier's settings;
+- ``scaling``: a key of ``SCALERS``, with ``scale`` and ``offset``: the classifier sees
+  (X − offset) / scale; ``X_all``: the points before thinning, which the scaler was fitted on;
+- ``query``: the query as used (clipped), in the data's units, shape (2,).
+"""
+
+GENERATED = [name for name in DATA_NAMES if name != YOURS]
+_TRIES = 200  # draws a maker tries for a clear answer (a few suffice: most draws have one)
+
+
+def page_view(
+    data: str,
+    X: np.ndarray,
+    y: np.ndarray,
+    class_names: list[str],
+    params: dict,
+    scaling_name: str,
+    scale: np.ndarray,
+    offset: np.ndarray,
+    query: np.ndarray,
+    X_all: np.ndarray | None = None,
+) -> dict:
+    """The view (``VIEW``) of the page's values; ``params`` as the page's: k, metric, p, weights, bandwidth."""
+    return dict(
+        data=data,
+        X=np.asarray(X, dtype=float),
+        y=np.asarray(y),
+        class_names=list(class_names),
+        k=int(params["k"]),
+        metric=params["metric"],
+        p=float(params["p"]),
+        weights=params["weights"],
+        bandwidth=float(params["bandwidth"]),
+        scaling=scaling_name,
+        scale=np.asarray(scale, dtype=float),
+        offset=np.asarray(offset, dtype=float),
+        query=np.asarray(query, dtype=float),
+        X_all=np.asarray(X if X_all is None else X_all, dtype=float),
+    )
+
+
+def random_view(rng: np.random.Generator) -> dict:
+    """A view as the page builds it, its menus drawn at random (your points: the starter ones)."""
+    name = str(rng.choice(DATA_NAMES))
+    n_classes = int(rng.integers(2, 6)) if name in MANY_CLASSES else DEFAULTS["classes"]
+    seed = int(rng.integers(0, 1000))
+    if name == YOURS:
+        X, y_raw = starter_points()
+    else:
+        X, y_raw = lesson_data(name, int(rng.choice([20, 50, 100, 200, 300])), n_classes, seed)
+    classes, y = np.unique(y_raw, return_inverse=True)
+    metric = str(rng.choice(knn.METRICS))
+    p = float(rng.choice([1.0, 1.5, 3.0, 10.0]))
+    scaling_name = str(rng.choice(list(SCALERS)))
+    scale, offset = scaling(scaling_name, X)
+    edit = list(EDITS)[int(rng.choice(3, p=[0.8, 0.1, 0.1]))]
+    kept = edited((X - offset) / scale, y, edit, metric, p)
+    X_all, X, y = X, X[kept], y[kept]
+    k = (
+        int(rng.choice([1, 2, 3, 5, 8, 15, 40, len(X)]))
+        if rng.random() < 0.8
+        else int(rng.integers(1, len(X) + 1))
+    )
+    low, high = X.min(axis=0), X.max(axis=0)
+    query = (
+        np.round(low + rng.random(2) * (high - low), 2)
+        if rng.random() < 0.7
+        else np.array(DEFAULT_QUERY.get(name, (0.0, 0.0)))
+    )
+    params = dict(
+        k=min(k, len(X)),
+        metric=metric,
+        p=p,
+        weights=str(rng.choice(knn.WEIGHTS)),
+        bandwidth=float(rng.choice([0.1, 1.0, 3.0])),
+    )
+    names = [f"class {c}" for c in classes]
+    return page_view(name, X, y, names, params, scaling_name, scale, offset, query, X_all)
+
+
+def _draw(rng: np.random.Generator, names: list[str], sizes: list[int], n_classes: tuple[int, ...] = (2, 3)):
+    """A data set of the menu at random: (name, n, classes, seed, X, y)."""
+    name = str(rng.choice(names))
+    n, seed = int(rng.choice(sizes)), int(rng.integers(0, 1000))
+    classes = int(rng.choice(n_classes)) if name in MANY_CLASSES else DEFAULTS["classes"]
+    return (name, n, classes, seed, *lesson_data(name, n, classes, seed))
+
+
+def _setup(name: str, n: int, classes: int, seed: int, **values) -> dict:
+    """A made step's setup: ``_view``'s, with the data's size and seed (and its classes where it has a choice)."""
+    many = {"knn_classes": classes} if name in MANY_CLASSES else {}
+    return {**_view(name, knn_points=n, knn_seed=seed, **many), **values}
+
+
+def _named(name: str, n: int, classes: int, seed: int) -> str:
+    """The data as a question names it."""
+    of = f", {classes} classes" if name in MANY_CLASSES else ""
+    return f"“{name}” ({n} points{of}, seed {seed})"
+
+
+def _redraw(make):
+    """A maker that draws again while its draw has no clear answer (``make`` returns None)."""
+
+    def maker(rng: np.random.Generator) -> dict:
+        for _ in range(_TRIES):
+            made = make(rng)
+            if made is not None:
+                return made
+        raise ValueError(f"{make.__name__}: no draw with a clear answer in {_TRIES} tries")
+
+    maker.__name__ = maker.__qualname__ = make.__name__
+    maker.__doc__ = make.__doc__
+    return maker
+
+
+def _train_accuracy(X: np.ndarray, y: np.ndarray, k: int) -> float:
+    return float(KNNClassifier(k=k).fit(X, y).score(X, y))
+
+
+_SMOOTH, _TWO, _PICKS, _FULL, _COUNTS = (
+    [
+        "It smooths out: fewer islands, lower training accuracy",
+        "It gets more jagged",
+        "It does not change",
+    ],
+    [
+        "Not at all: the same map",
+        "Same colours, but some cells turn grey: tied votes",
+        "Same colours; some grey cells take a colour again",
+        "Some cells change colour",
+    ],
+    ["k = 1", "a k from 2 to 25", "a k above 25"],
+    [
+        "One colour, no grey: the majority class everywhere",
+        "The k = 1 map's colours, with no grey",
+        "Grey everywhere, over the k = 1 map's colours",
+    ],
+    ["One: every point is equally far", "Two or three", "About as many as there are points"],
+)
+
+
+@_redraw
+def same_scrub(rng: np.random.Generator) -> dict | None:
+    """Step 1 anew: another data set and seed, k scrubbed up or down between a small and a large k."""
+    name, n, classes, seed, X, y = _draw(rng, GENERATED, [100, 150, 200])
+    small, large = int(rng.choice([1, 2, 3, 5])), int(rng.choice([15, 25, 51, 75]))
+    start, end = (small, large) if rng.random() < 0.6 else (large, small)
+    before, after = _train_accuracy(X, y, start), _train_accuracy(X, y, end)
+    if before == after:  # no clear answer in the training accuracy: draw again
+        return None
+    way = "up" if end > start else "down"
+    return dict(
+        title=f"From k = {start} to k = {end} on {name}",
+        setup=_setup(name, n, classes, seed, knn_k=start),
+        question=f"The map of {_named(name, n, classes, seed)} at k = {start}: predict, then scrub k {way} "
+        f"to {end}. What does the boundary do?",
+        options=_SMOOTH,
+        answer=_pick(_SMOOTH, [after < before, after > before, after == before]),
+        why=f"Training accuracy is {before:.1%} at k = {start} and {after:.1%} at k = {end}: the more "
+        "neighbours vote, the wider the neighbourhood each cell follows, and the fewer single points it "
+        "bends round (at k = 1 each point is its own nearest neighbour).",
+        hides=("intro_k", "curves"),
+        tells=(INTRO_K, f"{after:.1%} at k = {end}"),
+    )
+
+
+@_redraw
+def same_next_k(rng: np.random.Generator) -> dict | None:
+    """Step 2 anew: from k to k + 1 (k = 1 to 4), two or three classes, another data set and seed."""
+    names = ["Moons", "Concentric circles", "XOR", POST, CLUSTERS, "Spiral"]
+    name, n, classes, seed, X, y = _draw(rng, names, [100, 150, 200])
+    k = int(rng.integers(1, 5))
+    w_before, tied_before = _grid_votes(X, y, k)
+    w_after, tied_after = _grid_votes(X, y, k + 1)
+    same = bool(np.all(w_before == w_after))
+    cleared, greyed = bool(np.any(tied_before & ~tied_after)), bool(np.any(tied_after & ~tied_before))
+    return dict(
+        title=f"k = {k + 1} after k = {k}",
+        setup=_setup(name, n, classes, seed, knn_k=k + 1),
+        question=f"{_named(name, n, classes, seed)} has {len(np.unique(y))} classes. How does the map change "
+        f"from k = {k} to k = {k + 1}?",
+        options=_TWO,
+        answer=_pick(
+            _TWO,
+            [same and not (cleared or greyed), same and greyed and not cleared, same and cleared, not same],
+        ),
+        why=f"{tied_after.mean():.1%} of the cells tie at k = {k + 1} ({tied_before.mean():.1%} at k = {k}), "
+        f"and {np.mean(w_before == w_after):.1%} keep their colour. A tie goes to the class of the nearest "
+        "tied neighbour, so from k = 1 to k = 2 every cell keeps its colour and the split votes turn grey; "
+        "an odd k avoids ties between two classes.",
+        hides=("ties",),
+        tells=(*_tie_tells(X, y, k + 1, name), f"{tied_after.mean():.1%} of the cells tie"),
+    )
+
+
+@_redraw
+def same_best_k(rng: np.random.Generator) -> dict | None:
+    """Step 3 anew: the k leave-one-out picks, on another data set and seed."""
+    name, n, classes, seed, X, y = _draw(rng, GENERATED, [150, 200, 250, 300])
+    ks = np.arange(1, K_CURVES + 1)  # 70% of at least 150 points: the page's curves reach K_CURVES
+    loo = leave_one_out_accuracy(X, y, ks)
+    best = int(ks[np.argmax(loo)])
+    return dict(
+        title=f"The best k on {name}",
+        setup=_setup(name, n, classes, seed, knn_k=1, knn_tab="Accuracy against k"),
+        question=f"Which k does leave-one-out accuracy pick on {_named(name, n, classes, seed)}, "
+        f"with k up to {K_CURVES}?",
+        options=_PICKS,
+        answer=_pick(_PICKS, [best == 1, 2 <= best <= 25, best > 25]),
+        why=f"k = {best}: {loo.max():.1%} of the points are classified right by the others, against "
+        f"{loo[0]:.1%} at k = 1 and {loo[-1]:.1%} at k = {ks[-1]} (the smallest k wins a tie).",
+        hides=("validation",),
+        tells=(best_k_text(best, loo.max()),),
+    )
+
+
+@_redraw
+def same_feature(rng: np.random.Generator) -> dict | None:
+    """Step 4 anew: which feature decides who is near, on another data set, seed and scaling."""
+    names = [UNSCALED, UNSCALED, POST, "Moons", "XOR", "Concentric circles", CLUSTERS]
+    name, n, classes, seed, X, y = _draw(rng, names, [100, 200, 300])
+    how = str(rng.choice(list(SCALERS), p=[0.5, 0.25, 0.25]))
+    scale, offset = scaling(how, X)
+    spread = ((X - offset) / scale).std(axis=0)
+    ratio = spread[0] / spread[1]
+    if 1.5 <= ratio <= 2.5 or 1 / 2.5 <= ratio <= 1 / 1.5:  # neither clearly one nor clearly both
+        return None
+    x1, x2 = axis_titles(name)
+    features = [x1, x2, "Both about equally"]
+    wide, narrow = (x1, x2) if ratio > 1 else (x2, x1)
+    return dict(
+        title=f"Which feature decides, scaling {how}?",
+        setup=_setup(name, n, classes, seed, knn_k=5, knn_scaling=how),
+        question=f"{_named(name, n, classes, seed)}, scaling: {how}. Which feature decides who is near?",
+        options=features,
+        answer=_pick(features, [ratio > 2.5, ratio < 1 / 2.5, 1 / 1.5 < ratio < 1.5]),
+        why=f"After scaling ({how}) {wide} spreads {max(ratio, 1 / ratio):.2f}× as wide as {narrow} "
+        "(standard deviations): a distance adds up the squared differences, so a feature several times "
+        "wider decides alone, and features about as wide share the say. Standardising makes them equal.",
+        hides=("regions", "neighbours"),
+        tells=(f"{max(ratio, 1 / ratio):.2f}× as wide",),
+    )
+
+
+@_redraw
+def same_everyone(rng: np.random.Generator) -> dict | None:
+    """Step 5 anew: k = n on another data set, size, number of classes and seed."""
+    names = [POST, CLUSTERS, CLUSTERS, "Spiral", "Moons", "XOR", "Concentric circles"]
+    name, n, classes, seed, X, y = _draw(rng, names, list(range(60, 210, 10)), (2, 3, 4, 5))
+    n = len(X)
+    every, tied = _grid_votes(X, y, n)
+    nearest, _ = _grid_votes(X, y, 1)
+    as_one = bool(np.all(every == nearest))
+    holds = [len(np.unique(every)) == 1 and not tied.any(), as_one and not tied.any(), as_one and tied.all()]
+    if sum(holds) != 1:  # only some classes tie at the top: none of the options describes it
+        return None
+    counts = np.bincount(y)
+    answer = _pick(_FULL, holds)
+    if holds[0]:
+        why = (
+            f"The counts are {' + '.join(map(str, counts))}: every cell counts the same votes, so class "
+            f"{int(np.argmax(counts))}, the largest, wins everywhere, with no tie."
+        )
+    else:
+        why = (
+            f"The counts are {' + '.join(map(str, counts))}: every vote ties, so {tied.mean():.0%} of the "
+            "cells are greyed. The nearest tied neighbour decides each, and that is the nearest neighbour: "
+            "the colours are the k = 1 map's."
+        )
+    return dict(
+        title=f"k = n on {name}: {' + '.join(map(str, counts))} points",
+        setup=_setup(name, n, classes, seed, knn_k=n),
+        question=f"Every point of {_named(name, n, classes, seed)} votes (k = {n}). What does the map show?",
+        options=_FULL,
+        answer=answer,
+        why=why,
+        hides=("regions", "ties", "accuracy"),
+        tells=(
+            *_tie_tells(X, y, n, name),
+            training_accuracy(n, _train_accuracy(X, y, n)),
+            f"{tied.mean():.0%} of the cells are greyed"
+            if not holds[0]
+            else f"{int(np.argmax(counts))}, the largest",
+        ),
+    )
+
+
+@_redraw
+def same_distances(rng: np.random.Generator) -> dict | None:
+    """Step 6 anew: how many distinct distances from a query, under another metric, data set and query."""
+    name, n, classes, seed, X, y = _draw(rng, GENERATED, [50, 100, 200])
+    metric = str(
+        rng.choice(["hamming", "hamming", "hamming", "euclidean", "manhattan", "chebyshev", "cosine"])
+    )
+    low, high = X.min(axis=0), X.max(axis=0)
+    query = np.round(low + rng.random(2) * (high - low), 2)
+    shares = ""
+    if metric == "hamming" and rng.random() < 0.5:  # the query shares a coordinate (or two) with a point
+        i, axes = int(rng.integers(len(X))), [[0], [1], [0, 1]][int(rng.integers(3))]
+        query[axes] = X[i, axes]
+        shared = "both coordinates" if len(axes) == 2 else ("x₁", "x₂")[axes[0]]
+        shares = f" (The query shares {shared} with point {i}.)"
+    distances = pairwise_distances(query[None], X, metric)
+    distinct = np.unique(distances)
+    unsuited = [why for ok, why in [knn.metric_suits(metric, X)] if not ok]
+    shown = ", ".join(f"{d:g}" for d in distinct[:4]) + (", …" if len(distinct) > 4 else "")
+    return dict(
+        title=f"{metric.capitalize()} distance on continuous points",
+        setup=_setup(
+            name, n, classes, seed, knn_k=8, knn_metric=metric, knn_qx=float(query[0]), knn_qy=float(query[1])
+        ),
+        question=f"How many different {metric} distances are there from the query ({query[0]:.6g}, {query[1]:.6g})"
+        f" to the {n} points of {_named(name, n, classes, seed)}?".replace("-", "−")
+        + shares,
+        options=_COUNTS,
+        answer=_pick(_COUNTS, [len(distinct) == 1, 2 <= len(distinct) <= 3, len(distinct) > 3]),
+        why=f"{len(distinct)} distinct value(s): {shown}. Hamming counts the coordinates that differ, and "
+        "continuous coordinates almost never coincide: Hamming is for binary or categorical features; the "
+        "other metrics measure how far, and random points are almost never exactly as far.",
+        hides=("regions", "neighbours", "neighbour_table", "metric_note"),
+        tells=(*unsuited, f"{len(distinct)} distinct value(s)"),
+    )
+
+
+SAME_KIND = (same_scrub, same_next_k, same_best_k, same_feature, same_everyone, same_distances)
+
+
+def _decide(view, k: int | None = None, metric: str | None = None, how: str | None = None):
+    """The query's vote in ``view``, with k, the metric or the scaling changed: its class index, whether
+    it tied, and its k nearest neighbours' class indices, nearest first."""
+    metric = view["metric"] if metric is None else metric
+    if how is None:
+        scale, offset = view["scale"], view["offset"]
+    else:
+        scale, offset = scaling(how, view["X_all"])
+    params = dict(metric=metric, p=view["p"], weights=view["weights"], bandwidth=view["bandwidth"])
+    model = KNNClassifier(k=view["k"] if k is None else k, **params).fit(
+        (view["X"] - offset) / scale, view["y"]
+    )
+    decision = model.decide(((view["query"] - offset) / scale)[None])
+    # the neighbours' labels as the view's class indices (a thinning may leave a class out of classes_)
+    return int(decision.label[0]), bool(decision.tied[0]), model.classes_[model.y_[decision.indices[0]]]
+
+
+def _settings(view, with_k: bool = True) -> str:
+    """The view's settings as a question states them (``with_k``: k too)."""
+    p = f" (p = {view['p']:g})" if view["metric"] == "minkowski" else ""
+    bandwidth = f" (h = {view['bandwidth']:g})" if view["weights"] == "gaussian" else ""
+    k = f"k = {view['k']}, " if with_k else ""
+    return f"{k}{view['metric']}{p} distance, {view['weights']}{bandwidth} weights, scaling {view['scaling']}"
+
+
+def _query_text(view) -> str:
+    return f"({view['query'][0]:g}, {view['query'][1]:g})".replace("-", "−")
+
+
+def _tally(view, labels: np.ndarray) -> str:
+    """How the neighbours' classes split, as the why says it."""
+    counts = np.bincount(labels, minlength=len(view["class_names"]))
+    return ", ".join(f"{counts[c]} of {view['class_names'][c]}" for c in np.flatnonzero(counts))
+
+
+def ask_query_class(view, rng: np.random.Generator) -> dict | None:
+    """The class the query gets at this k."""
+    names = view["class_names"]
+    if not 2 <= len(names) <= MAX_OPTIONS:
+        return None
+    label, tied, labels = _decide(view)
+    weighted = "" if view["weights"] == "uniform" else f", weighted by {view['weights']}"
+    tie = f" The vote tied: {TIE_RULE}." if tied else ""
+    return dict(
+        title=f"The class at the query, k = {view['k']}",
+        setup={},
+        question=f"Which class does the query {_query_text(view)} get ({_settings(view)})?",
+        options=names,
+        answer=names[label],
+        why=f"Its {view['k']} nearest: {_tally(view, labels)}{weighted}.{tie}",
+        hides=("prediction", "regions", "ties", "neighbours", "neighbour_table"),
+        tells=(),
+    )
+
+
+def ask_double_k(view, rng: np.random.Generator) -> dict | None:
+    """The query's class when k doubles (the page shows its class at this k)."""
+    names, k = view["class_names"], view["k"]
+    if not 2 <= len(names) <= MAX_OPTIONS or 2 * k > len(view["X"]):
+        return None
+    now, _, _ = _decide(view)
+    label, tied, labels = _decide(view, k=2 * k)
+    options = [f"{name} (it stays)" if c == now else name for c, name in enumerate(names)]
+    tie = f" The vote tied: {TIE_RULE}." if tied else ""
+    return dict(
+        title=f"The query at k = {2 * k}",
+        setup={},
+        question=f"At k = {k} the query {_query_text(view)} is {names[now]} ({_settings(view, with_k=False)}). "
+        f"Which class does it get at k = {2 * k}?",
+        options=options,
+        answer=options[label],
+        why=f"Its {2 * k} nearest: {_tally(view, labels)}.{tie}",
+        hides=(),
+        tells=(),
+    )
+
+
+def _ranges(k: int) -> list[tuple[int, int]]:
+    """0 … k as one number an option up to k = 7, else as four ranges."""
+    if k + 1 <= MAX_OPTIONS:
+        return [(c, c) for c in range(k + 1)]
+    edges = np.linspace(0, k + 1, 5).round().astype(int)
+    return [(int(a), int(b) - 1) for a, b in zip(edges[:-1], edges[1:], strict=True)]
+
+
+def ask_neighbour_count(view, rng: np.random.Generator) -> dict | None:
+    """How many of the query's k nearest are of one class (a class picked at random)."""
+    names, k = view["class_names"], view["k"]
+    if len(names) < 2:
+        return None
+    _, _, labels = _decide(view)
+    c = int(rng.integers(len(names)))
+    count = int(np.sum(labels == c))
+    ranges = _ranges(k)
+    options = [f"{a}" if a == b else f"{a} to {b}" for a, b in ranges]
+    return dict(
+        title=f"The query's {k} nearest",
+        setup={},
+        question=f"How many of the {k} training points nearest to the query {_query_text(view)} are of "
+        f"{names[c]} ({_settings(view)})?",
+        options=options,
+        answer=_pick(options, [a <= count <= b for a, b in ranges]),
+        why=f"{count}: its {k} nearest are {_tally(view, labels)}.",
+        hides=("prediction", "regions", "ties", "neighbours", "neighbour_table"),
+        tells=(),
+    )
+
+
+NONE_OF_THEM = "None of them: it keeps its class"
+
+
+def ask_metric_change(view, rng: np.random.Generator) -> dict | None:
+    """Which other metric would give the query another class (one of the options at most does)."""
+    names = view["class_names"]
+    now, _, _ = _decide(view)
+    others = [metric for metric in knn.METRICS if metric != view["metric"]]
+    labels = {metric: _decide(view, metric=metric)[0] for metric in others}
+    changers = [metric for metric in others if labels[metric] != now]
+    keepers = [metric for metric in others if labels[metric] == now]
+    chosen = list(rng.choice(keepers, min(len(keepers), 3), replace=False)) if keepers else []
+    if changers:
+        chosen.append(str(rng.choice(changers)))
+    shown = [metric for metric in others if metric in chosen]  # in the menu's order
+    if not shown:
+        return None
+
+    def label(metric: str) -> str:
+        return f"{metric} (p = {view['p']:g})" if metric == "minkowski" else metric
+
+    options = [*map(label, shown), NONE_OF_THEM]
+    answer = next((label(metric) for metric in shown if metric in changers), NONE_OF_THEM)
+    return dict(
+        title="Another metric",
+        setup={},
+        question=f"The query {_query_text(view)} is {names[now]} ({_settings(view)}). Which of these metrics "
+        "would give it another class, all else the same?",
+        options=options,
+        answer=answer,
+        why="Under each: " + "; ".join(f"{label(metric)}, {names[labels[metric]]}" for metric in shown) + ".",
+        hides=(),
+        tells=(),
+    )
+
+
+_SCALED = ["Only min-max", "Only standardise", "Both", "Neither: it keeps its class"]
+
+
+def ask_scaling_change(view, rng: np.random.Generator) -> dict | None:
+    """Whether scaling the features another way would give the query another class."""
+    names = view["class_names"]
+    if view["scaling"] != "none":  # asked of the unscaled view: both scalings are then the others
+        return None
+    now, _, _ = _decide(view)
+    labels = {how: _decide(view, how=how)[0] for how in ("min-max", "standardise")}
+    changed = {how: labels[how] != now for how in labels}
+    options = _SCALED
+    return dict(
+        title="Scale the features",
+        setup={},
+        question=f"The query {_query_text(view)} is {names[now]} ({_settings(view)}). Which scaling "
+        "(fitted on the points) would give it another class?",
+        options=options,
+        answer=_pick(
+            options,
+            [
+                changed["min-max"] and not changed["standardise"],
+                changed["standardise"] and not changed["min-max"],
+                changed["min-max"] and changed["standardise"],
+                not any(changed.values()),
+            ],
+        ),
+        why=f"Min-max: {names[labels['min-max']]}; standardise: {names[labels['standardise']]}. Scaling "
+        "changes which points are near whenever the features' spreads differ.",
+        hides=(),
+        tells=(),
+    )
+
+
+VIEW_QUESTIONS = (
+    ViewQuestion("query_class", "The class at the query", ask_query_class),
+    ViewQuestion("double_k", "The query's class at 2k", ask_double_k),
+    ViewQuestion("neighbour_count", "How many of the k nearest are of a class", ask_neighbour_count),
+    ViewQuestion("metric_change", "Which metric changes the query's class", ask_metric_change),
+    ViewQuestion("scaling_change", "Which scaling changes the query's class", ask_scaling_change),
+)

@@ -14,7 +14,14 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from conftest import assert_no_exception_box, require_browser, screenshot, start_server, stop_server, wait_for_app
+from conftest import (
+    assert_no_exception_box,
+    require_browser,
+    screenshot,
+    start_server,
+    stop_server,
+    wait_for_app,
+)
 
 from pages.classroom import room_store
 
@@ -51,7 +58,9 @@ def phone_tab(browser, base: str, code: str):
     return context, page
 
 
-def ask_own(projector, text: str, kind: str, choices: str = "", right: int = 1, number=None, within=None, timer=0):
+def ask_own(
+    projector, text: str, kind: str, choices: str = "", right: int = 1, number=None, within=None, timer=0
+):
     """Fill "Ask your own question" in the class's sidebar and send it."""
     projector.get_by_role("button", name="Ask your own question").click()
     form = projector.locator('[data-testid="stPopoverBody"]')
@@ -110,7 +119,10 @@ def test_a_number_question_a_timed_question_and_a_question_about_the_view(browse
         screenshot(projector, "class_number_revealed")
 
         # A question with a 10 s timer: it closes itself, on the phones and on the projector.
-        ask_own(projector, "Is the map smoother at k = 15?", "Choices, one of them right", "Yes\nNo", 1, timer=10)
+        ask_own(
+            projector, "Is the map smoother at k = 15?", "Choices, one of them right", "Yes\nNo", 1, timer=10
+        )
+        until(lambda: store.current(code).number == 2, "the timed question to be asked")
         timed = store.current(code)
         assert timed.question.seconds == 10 and timed.question.choices == ("Yes", "No")
         phones[0].get_by_text(re.compile(r"About \d+ s left")).wait_for()
@@ -136,9 +148,15 @@ def test_a_number_question_a_timed_question_and_a_question_about_the_view(browse
         phones[1].get_by_role("button", name=wrong, exact=True).tap()
         projector.get_by_test_id("class-count").filter(has_text=re.compile(r"^2 answers")).wait_for()
         assert f"The answer: {right}" not in projector.inner_text("body")
+        if about.text.startswith(
+            "Which class does the query"
+        ):  # the class at the query: the player keeps it back
+            projector.get_by_text("its class is hidden until the answer is revealed").wait_for()
+            assert projector.get_by_text(re.compile(r"The query \(.*\) → ")).count() == 0
         screenshot(projector, "class_about_view_asked")
         projector.get_by_role("button", name="Reveal").click()
         projector.get_by_text(f"The answer: {right}").wait_for()
+        projector.get_by_text(re.compile(r"The query \(.*\) → ")).first.wait_for()  # told once revealed
         phones[0].get_by_text("Right! The answer is").wait_for()
         screenshot(projector, "class_about_view_revealed")
         for page in [projector, *phones]:
