@@ -8,7 +8,8 @@ everything the phone sends goes through the store, which checks it (pages/classr
 
 import streamlit as st
 
-from pages.classroom import kinds, remembered, room_store, rooms
+from pages.classroom import kinds, room_store, rooms
+from pages.widgets import remembered
 from pages.server import url
 from pages.server.shell import ensure_app_shell
 

@@ -156,7 +156,7 @@ class Session:
 
     def join(self, query_string: str, phone: str | None = None, timeout: float | None = None) -> Run:
         """Open /join as a phone whose browser keeps ``phone`` as its identity (a new random one
-        by default), as the page's storage component would say it (pages/classroom/remembered.py)."""
+        by default), as the page's storage component would say it (pages/widgets/remembered.py)."""
         import secrets
 
         self.run(query_string, timeout=timeout)

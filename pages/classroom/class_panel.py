@@ -34,7 +34,8 @@ from typing import Any
 import streamlit as st
 
 from classic.lessons import lesson_of
-from pages.classroom import class_view, kinds, remembered, room_store, rooms
+from pages.classroom import class_view, kinds, room_store, rooms
+from pages.widgets import remembered
 from pages.classroom.rooms import Question, RoomError, Round
 from pages.server import url
 from pages.widgets import downloads, lesson, present

@@ -74,7 +74,7 @@ def wait_idle(page) -> None:
 
 
 def teacher_kept(page) -> tuple[str, str]:
-    """The [code, key] the teacher's browser keeps in its own storage (pages/classroom/remembered.py),
+    """The [code, key] the teacher's browser keeps in its own storage (pages/widgets/remembered.py),
     once it has written them."""
     read = "localStorage.getItem('classic.teacher')"
     until(lambda: page.evaluate(read) is not None, "the teacher's browser to keep the key", 30)

@@ -1,5 +1,6 @@
-"""What a browser remembers for class mode, in the browser itself (``localStorage``), never in a
-link: a phone's identity, and the teacher's key once the teacher link has been opened.
+"""What a browser remembers, in the browser itself (``localStorage``), never in a link: a phone's
+identity, the teacher's key once the teacher link has been opened, the lesson (deck) a teacher
+prepares.
 
 A link is forwarded, photographed on a projector, pasted into a chat; a browser's own storage is
 not. So a forwarded /join link joins as a new phone while a reload keeps the phone's answers, and
@@ -25,7 +26,7 @@ export default function (component) {
   if (store && data.forget) store.removeItem(data.name);
   else if (store && typeof data.write === "string") store.setItem(data.name, data.write);
   const kept = store ? store.getItem(data.name) || "" : "";
-  if (kept !== data.heard && !(data.quiet && kept === "")) setStateValue("value", kept.slice(0, 200));
+  if (kept !== data.heard && !(data.quiet && kept === "")) setStateValue("value", kept.slice(0, data.limit));
 }
 """
 
@@ -36,13 +37,14 @@ def _component():
 
 
 def remembered(
-    name: str, key: str, write: str | None = None, forget: bool = False, quiet: bool = False
+    name: str, key: str, write: str | None = None, forget: bool = False, quiet: bool = False, limit: int = 200
 ) -> str | None:
     """The text this browser keeps under ``name`` ("" for none), or None until it has said;
-    ``quiet``: a browser that keeps nothing says nothing (no rerun for the many who have none)."""
+    ``quiet``: a browser that keeps nothing says nothing (no rerun for the many who have none);
+    ``limit``: the most characters it sends back (an id or a key is short; a deck is not)."""
     heard = _value(key)
     _component()(
-        data={"name": name, "write": write, "forget": forget, "heard": heard, "quiet": quiet},
+        data={"name": name, "write": write, "forget": forget, "heard": heard, "quiet": quiet, "limit": limit},
         key=key,
         default={"value": None},
         on_value_change=lambda: None,
