@@ -16,7 +16,7 @@ from threadpoolctl import threadpool_limits
 from classic.lessons import LESSONS
 from pages.classroom import class_panel, class_view
 from pages.server import deployment, guard, memory, url, warm
-from pages.widgets import lesson, present
+from pages.widgets import deck, lesson, present
 
 # One BLAS/OpenMP thread per process: the sessions share the cores, and a threaded BLAS stalls
 # under that contention (measured in docs/deployment.md); parallelism comes from the sessions.
@@ -40,6 +40,8 @@ if __name__ == "__main__":  # Streamlit runs this file as the script of every pa
             url_path=class_view.REVIEW_PAGE,
             visibility="hidden",
         ),
+        # The lessons a teacher prepares: ready-made decks, one's own, the handout.
+        st.Page("pages/decks.py", title="Lessons to teach", icon=":material/slideshow:", url_path="decks"),
         # The teacher's report of the class (linked from the class's sidebar).
         st.Page(
             "pages/report.py",
@@ -61,6 +63,7 @@ if __name__ == "__main__":  # Streamlit runs this file as the script of every pa
             class_view.REPORT_PAGE,
         ):  # the teacher's own device: no join card
             class_panel.card(page.url_path)
+        deck.bar(page.url_path)  # a prepared lesson playing: its slide, Previous / Next, its questions
     lesson.step_slot()  # the top of the page, for the "Try this" step just set up
 
     def below_the_page() -> None:
@@ -68,7 +71,9 @@ if __name__ == "__main__":  # Streamlit runs this file as the script of every pa
         sidebar (above them they pushed a presenting page's controls off a 1280×720 screen), and a
         note for each link value Streamlit could not use."""
         if teaching:
+            deck.add_button(page.url_path)
             class_panel.sidebar(page.url_path)
+            deck.sync()  # the browser's own lesson, read once and written when it changes
         url.note_ignored_params()
 
     url.at_the_end(below_the_page)  # a page that stops early runs it before st.stop

@@ -392,17 +392,43 @@ def _ask_own(page: str) -> None:
     except RoomError as error:
         st.session_state[_NOTE] = str(error)
         return
+    if _ask_own_question(page, q, teacher):
+        st.session_state[f"{_OWN}text"] = ""  # asked: the form is ready for the next one
+
+
+def _ask_own_question(page: str, q: Question, teacher: Teacher) -> bool:
+    """Keep ``q`` as the page's next made step, set it up at the top and ask it; whether it was."""
     shown = q.choices[q.answer] if q.kind == kinds.CHOOSE else ""
     step = lesson.Step("Your question", {}, q.text, q.choices, shown, q.why)
     i = lesson.add_step(page, step, "own")
     if i is None:
         st.session_state[_NOTE] = "This page holds too many questions: reload it to start again."
-        return
+        return False
     q = Question(lesson.qid_of(page, i), *dataclasses.astuple(q)[1:])
     lesson.keep_question(page, i, q)
     lesson.set_up(page, i, step)
-    if attempt(teacher.ask, q) is not None:
-        st.session_state[f"{_OWN}text"] = ""  # asked: the form is ready for the next one
+    return attempt(teacher.ask, q) is not None
+
+
+def ask_deck_own(page: str, own: Any) -> bool:
+    """Ask a deck's own question (``decks.Own``) of this session's class at the top of ``page``;
+    False without an open class. Checked as every question is."""
+    teacher = active()
+    if teacher is None:
+        return False
+    kind = kinds.NUMBER if own.number is not None else kinds.OPINION if own.answer == -1 else kinds.CHOOSE
+    values = {
+        "text": own.text, "kind": next(label for label, k in OWN_KINDS.items() if k == kind),
+        "choices": "\n".join(own.choices), "right": (own.answer or 0) + 1, "number": own.number,
+        "tolerance": own.tolerance, "seconds": own.seconds, "why": own.why,
+    }  # fmt: skip
+    try:
+        q = own_from(values, "own.check")
+    except RoomError as error:
+        st.session_state[_NOTE] = str(error)
+        return True
+    _ask_own_question(page, q, teacher)
+    return True
 
 
 def card(page_path: str) -> None:
@@ -699,3 +725,6 @@ class LessonHook(lesson.ClassHook):
 
     def ask(self, page: str, i: int, step: Any) -> None:
         _ask_now(page, i, step)
+
+    def ask_own(self, page: str, own: Any) -> bool:
+        return ask_deck_own(page, own)

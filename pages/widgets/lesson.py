@@ -52,6 +52,11 @@ class ClassHook:
     def ask(self, page: str, i: int, step: Step) -> None:
         """Ask the class step ``i`` (set up already): its question goes to the phones."""
 
+    def ask_own(self, page: str, own: Any) -> bool:
+        """Ask the class a teacher's own question of a deck (``classic.lessons.decks.Own``) at the
+        top of ``page``; False when no class is open (the page then asks whoever is at the screen)."""
+        return False
+
 
 _hook = ClassHook()
 
@@ -59,6 +64,11 @@ _hook = ClassHook()
 def set_class_hook(hook: ClassHook) -> None:
     global _hook
     _hook = hook
+
+
+def class_hook() -> ClassHook:
+    """Class mode as the lessons' widgets reach it (a deck's slide bar asks through it)."""
+    return _hook
 
 
 def seed_input(key: str, default: int = 0, label: str = "Random seed") -> int:
