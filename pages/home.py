@@ -2,8 +2,9 @@
 
 import streamlit as st
 
-from classic.lessons import LESSONS, Lesson
+from classic.lessons import LESSONS, Lesson, decks
 from pages.server.shell import ensure_app_shell
+from pages.widgets import deck
 
 ensure_app_shell()
 
@@ -30,6 +31,23 @@ for i, lesson in enumerate(LESSONS[:paired]):
         card(lesson)
 for lesson in LESSONS[paired:]:
     card(lesson)
+
+st.header("Ready-made lessons", divider=False)
+st.markdown(
+    "Each is about 15 minutes of a lecture: views of the lab with questions to predict first, played "
+    "slide by slide (PageDown for the next), with a handout and an answer key under "
+    "[Lessons to teach](/decks)."
+)
+with st.container(horizontal=True, key="home_decks"):
+    for name in decks.READY:
+        try:
+            ready = decks.ready(name)
+        except decks.DeckError:  # the Lessons page says what is wrong with it
+            continue
+        st.button(
+            ready.title, key=f"home_deck_{name}", icon=":material/slideshow:", on_click=deck.go,
+            args=(deck.slide_link(name, ready, 0),), help=f"Play it: {len(ready.slides)} slides.",
+        )  # fmt: skip
 
 st.caption(
     "The algorithms follow Jeremy Kun's blog posts (k-NN and handwritten digits; ID3 and the "
