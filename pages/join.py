@@ -8,10 +8,10 @@ everything the phone sends goes through the store, which checks it (pages/classr
 
 import streamlit as st
 
-from pages.classroom import kinds, room_store, rooms
-from pages.widgets import remembered
+from pages.classroom import class_view, kinds, room_store, rooms
 from pages.server import url
 from pages.server.shell import ensure_app_shell
+from pages.widgets import remembered
 
 ensure_app_shell()
 
@@ -147,7 +147,9 @@ def follow(code: str) -> None:
     if view.status == "waiting":
         st.info("Waiting for the teacher to ask a question…", icon=":material/hourglass_empty:")
         return
-    st.markdown(f"**Question {view.round}.** {url.escape_markdown(view.text)}")  # as text, never markup
+    # A live region: a new question is said to a screen reader as it arrives (Streamlit's own
+    # boxes below, "The vote is closed", right or wrong, are status regions already).
+    st.html(class_view.question_line(view.round, view.text))
     if view.seconds_left is not None:
         st.caption(f":material/timer: About {view.seconds_left} s left")
     kinds.of(view).phone(view, lambda value: attempt(store.answer, code, phone, value, view.kind))

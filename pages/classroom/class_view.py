@@ -84,9 +84,17 @@ def count_line(title: str, answered: int, joined: int, testid: str = "class-coun
     phones = "phone" if joined == 1 else "phones"
     return (
         f'<p style="font-size: 1.1rem; font-weight: 700; margin: 0; color: {TEXT}">{html.escape(title)}</p>'
-        f'<p data-testid="{testid}" style="font-size: 2.25rem; font-weight: 700; margin: 0; color: {INK}">'
+        f'<p data-testid="{testid}" role="status" aria-live="polite" style="font-size: 2.25rem; font-weight: 700; margin: 0; color: {INK}">'
         f"{answered} {answers}"
         f'<span style="font-size: 1.1rem; font-weight: 400; color: {MUTED}"> · {joined} {phones} joined</span></p>'
+    )
+
+
+def question_line(number: int, text: str) -> str:
+    """HTML: a phone's question, as text, in a polite live region (said when a new one arrives)."""
+    return (
+        f'<p role="status" aria-live="polite" data-testid="class-question" style="font-size: 1rem; margin: 0">'
+        f"<strong>Question {number}.</strong> {html.escape(text)}</p>"
     )
 
 

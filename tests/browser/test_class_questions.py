@@ -99,6 +99,12 @@ def test_a_number_question_a_timed_question_and_a_question_about_the_view(browse
         ask_own(projector, "How many updates will it make?", "A number", number=12, within=2)
         asked = store.current(code).question
         assert (asked.kind, asked.answer, asked.tolerance) == ("number", 12, 2)
+        # Issue 35: a phone says a new question in a live region; the projector's count is one too.
+        said = phones[0].get_by_test_id("class-question")
+        said.filter(has_text="Question 1. How many updates will it make?").wait_for()
+        assert said.get_attribute("aria-live") == "polite" and said.get_attribute("role") == "status"
+        count = projector.get_by_test_id("class-count")
+        assert count.get_attribute("role") == "status" and count.get_attribute("aria-live") == "polite"
         for phone, value in zip(phones, ("13.5", "30"), strict=True):
             phone.get_by_text("How many updates will it make?").wait_for()
             phone.get_by_label("Your answer", exact=True).fill(value)
@@ -131,6 +137,8 @@ def test_a_number_question_a_timed_question_and_a_question_about_the_view(browse
         screenshot(projector, "class_timed_projector")
         for phone in phones:
             phone.get_by_text("The vote is closed").wait_for(timeout=30_000)
+        closed = phones[1].get_by_test_id("stAlertContainer").filter(has_text="The vote is closed")
+        assert closed.get_attribute("role") == "status"  # Streamlit's box is a live region: it is said
         assert time.time() >= timed.asked_at + 10 - 0.5
         projector.get_by_text("Vote 1: 100% right (1 of 1)").wait_for(timeout=30_000)  # no click
         assert store.counts(code, timed.number) == (1, 0)
