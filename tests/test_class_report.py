@@ -38,6 +38,7 @@ def test_the_report_reads_each_question_s_votes_the_same_kind_and_the_moves(tmp_
     second = {p: rng.choice([1, 1, 1, 2]) for p in phones[:25]}  # five did not vote again
     third = {p: rng.choice([2, 2, 0]) for p in phones[::2]}
     store.ask(code, key, Q)
+    store.note_slide(code, key, Q.qid, 2, "k = 2: tied votes")  # asked from a deck's second slide
     for p, v in first.items():
         store.answer(code, p, v)
     store.stop(code, key)
@@ -62,6 +63,7 @@ def test_the_report_reads_each_question_s_votes_the_same_kind_and_the_moves(tmp_
 
     (line, number), withheld = report.lines(store, code, key)
     assert withheld == 0 and list(line) == list(report.COLUMNS)
+    assert (line["Slide"], number["Slide"]) == ("2. k = 2: tied votes", "")
 
     def share(answers, right):
         n = sum(v == right for v in answers.values())

@@ -650,3 +650,20 @@ def test_a_number_question_counts_below_within_and_above(store):
     store.reveal(code, key)
     assert [store.view(code, phone(i)).correct for i in values] == [True, True, False, False, True]
     assert store.export(code, key)["choice"] == ["12", "13.5", "9.9", "40", "14"]
+
+
+def test_the_class_keeps_its_deck_and_the_slide_of_each_question_for_the_teacher_only(store):
+    code, key = store.open_room()
+    text = '{"format": "classic-deck"}'
+    assert store.deck(code, key) is None
+    store.keep_deck(code, key, text)
+    assert store.deck(code, key) == text
+    store.note_slide(code, key, "knn.2", 3, "k = 2")
+    assert store.slides(code, key) == {"knn.2": [3, "k = 2"]}
+    for action in (lambda: store.deck(code, "wrong-key"), lambda: store.keep_deck(code, "x", text)):
+        with pytest.raises(RoomError, match="Only the teacher"):
+            action()
+    with pytest.raises(RoomError, match="256 KiB"):
+        store.keep_deck(code, key, "x" * (256 * 1024 + 1))
+    with pytest.raises(RoomError, match="slide"):
+        store.note_slide(code, key, "knn.2", 0, "none")

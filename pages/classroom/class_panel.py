@@ -35,10 +35,9 @@ import streamlit as st
 
 from classic.lessons import lesson_of
 from pages.classroom import class_view, kinds, room_store, rooms
-from pages.widgets import remembered
 from pages.classroom.rooms import Question, RoomError, Round
 from pages.server import url
-from pages.widgets import downloads, lesson, present
+from pages.widgets import downloads, lesson, present, remembered
 
 CODE_PARAM = "class"  # the teacher's link: ?class=CODE&teacher=KEY
 KEY_PARAM = "teacher"
@@ -52,6 +51,8 @@ _SESSION = "_class_session"  # a random id of this session: what opening rooms i
 _MEMORY = "classic.teacher"  # the browser's own storage: [code, key] of the class it teaches
 _REMEMBER = "_class_remember"  # the teacher's [code, key] for the browser to keep, once
 _FORGET_KEPT = "_class_forget_kept"  # the round the join card last folded itself for
+_SLIDE = "_class_deck_slide"  # (number, title) of the deck's slide this page shows, while one plays
+_DECK_KEPT = "_class_deck_kept"  # (code, hash) of the deck last kept with the class
 _SHOWN_VOTES = "_class_shown_votes"  # (code, round) whose votes the teacher shows before the reveal
 SIDE_BY_SIDE = 3  # at most this many rounds of one question on the projector at once
 _UNREACHABLE = "The class cannot be reached right now: try again in a moment."
@@ -200,14 +201,37 @@ def _ask(page: str, i: int, step: Any, before: Callable[[], None] | None) -> Non
         return
     if before is not None:
         before()
-    attempt(teacher.ask, question_of(page, i, step))
+    _asked(teacher, attempt(teacher.ask, question_of(page, i, step)))
 
 
 def _ask_now(page: str, i: int, step: Any) -> None:
     """Ask step ``i`` (its view set up already) of this session's class, if it teaches one."""
     teacher = _held()
     if teacher is not None:
-        attempt(teacher.ask, question_of(page, i, step))
+        _asked(teacher, attempt(teacher.ask, question_of(page, i, step)))
+
+
+def _asked(teacher: Teacher, asked: Round | None) -> None:
+    """Note the deck's slide a question was asked on, while a deck plays (the report's slides)."""
+    slide = st.session_state.get(_SLIDE)
+    if asked is not None and slide is not None:
+        attempt(teacher.store.note_slide, teacher.code, teacher.key, asked.question.qid, *slide)
+
+
+def on_slide(deck_text: str, slide: int, title: str) -> None:
+    """A deck plays slide ``slide`` on this page: the class keeps the deck (once: it changes
+    rarely) and the questions asked now are noted as this slide's."""
+    if not slide:  # no deck plays on this page
+        st.session_state.pop(_SLIDE, None)
+        return
+    teacher = active()
+    if teacher is None:
+        return
+    st.session_state[_SLIDE] = (slide, title)
+    kept = (teacher.code, hash(deck_text))
+    if st.session_state.get(_DECK_KEPT) != kept:
+        attempt(teacher.store.keep_deck, teacher.code, teacher.key, deck_text)  # a refusal is noted
+        st.session_state[_DECK_KEPT] = kept
 
 
 def _stop() -> None:
@@ -407,7 +431,9 @@ def _ask_own_question(page: str, q: Question, teacher: Teacher) -> bool:
     q = Question(lesson.qid_of(page, i), *dataclasses.astuple(q)[1:])
     lesson.keep_question(page, i, q)
     lesson.set_up(page, i, step)
-    return attempt(teacher.ask, q) is not None
+    asked = attempt(teacher.ask, q)
+    _asked(teacher, asked)
+    return asked is not None
 
 
 def ask_deck_own(page: str, own: Any) -> bool:
@@ -728,3 +754,10 @@ class LessonHook(lesson.ClassHook):
 
     def ask_own(self, page: str, own: Any) -> bool:
         return ask_deck_own(page, own)
+
+    def on_slide(self, deck_text: str, slide: int, title: str) -> None:
+        on_slide(deck_text, slide, title)
+
+    def kept_deck(self) -> str | None:
+        teacher = active()
+        return None if teacher is None else attempt(teacher.store.deck, teacher.code, teacher.key)

@@ -19,7 +19,7 @@ from pages.classroom.room_store import RoomStore
 from pages.classroom.rooms import Round
 
 COLUMNS = (
-    "Question", "Vote 1", "Vote 2", "Same kind", "Most common wrong answer", "Wrong → right",
+    "Slide", "Question", "Vote 1", "Vote 2", "Same kind", "Most common wrong answer", "Wrong → right",
     "Right → wrong", "Answers", "Minutes",
 )  # fmt: skip
 
@@ -60,6 +60,7 @@ def lines(store: RoomStore, code: str, key: str) -> tuple[list[dict], int]:
     out because they are being asked now, unrevealed."""
     rounds = store.rounds(code)
     room = store.room(code)
+    slides = store.slides(code, key)  # the deck's slide of each question asked from it
     out, withheld = [], 0
     for chain in chains(rounds):
         if not chain[-1].revealed and not (room is not None and room.ended):
@@ -70,7 +71,8 @@ def lines(store: RoomStore, code: str, key: str) -> tuple[list[dict], int]:
             answers = store.answers(code, key, r.number)
             last = max((at for _, at in answers.values()), default=r.asked_at)
             votes.append(Vote(r, {phone: value for phone, (value, _) in answers.items()}, last))
-        out.append(line(votes))
+        found = slides.get(chain[0].question.qid)
+        out.append({"Slide": f"{found[0]}. {found[1]}" if found else "", **line(votes)})
     return out, withheld
 
 

@@ -174,6 +174,38 @@ class RoomStore:
                     columns[column].append(cell)
         return columns
 
+    # ---- the deck the class plays (the teacher's; a phone never reads it: it holds answers) -----
+
+    MAX_DECK = 256 * 1024  # a deck file's limit (classic.lessons.decks.MAX_BYTES)
+
+    def keep_deck(self, code: Any, key: Any, text: Any) -> None:
+        """Keep the deck the class plays (its file's text) with the class, until it expires."""
+        code = self._teacher(code, key)
+        if not isinstance(text, str) or len(text.encode("utf-8", "replace")) > self.MAX_DECK:
+            raise RoomError("A lesson is a file of at most 256 KiB.")
+        self._set_note(code, "deck", text, self._ttl(code))
+
+    def deck(self, code: Any, key: Any) -> str | None:
+        """The deck the class plays, as its file's text (None: none)."""
+        return self._note(self._teacher(code, key), "deck")
+
+    def note_slide(self, code: Any, key: Any, qid: Any, slide: Any, title: Any) -> None:
+        """Remember that question ``qid`` was asked on slide ``slide`` (1-based) titled ``title``
+        of the class's deck: the report lists the questions slide by slide."""
+        code = self._teacher(code, key)
+        if not isinstance(qid, str) or not isinstance(slide, int) or isinstance(slide, bool) or not 1 <= slide <= 40:
+            raise RoomError("A slide is a number from 1 to 40.")
+        slides = self.slides(code, key)
+        if len(slides) >= 500:
+            raise RoomError("This class has asked too many questions to note more.")
+        slides[qid[:80]] = [slide, str(title)[:120]]
+        self._set_note(code, "slides", json.dumps(slides), self._ttl(code))
+
+    def slides(self, code: Any, key: Any) -> dict[str, list]:
+        """Each question asked from the deck (its id) with its slide's number and title."""
+        note = self._note(self._teacher(code, key), "slides")
+        return {} if note is None else json.loads(note)
+
     def answers(self, code: Any, key: Any, number: int) -> dict[str, tuple[str, float]]:
         """Every phone's answer to round ``number`` and when it came (the teacher's report)."""
         return self._answers(self._teacher(code, key), number)

@@ -28,6 +28,7 @@ from pages.widgets import lesson, present, remembered
 
 DECK_PARAM, SLIDE_PARAM = "deck", "slide"
 MINE = "mine"  # the deck this browser keeps
+CLASS = "class"  # the deck kept with the class this session teaches (another device of the teacher)
 _MEMORY = "classic.deck"  # its name in the browser's storage
 _KEPT = "_deck_mine"  # this session's copy of it: a Deck, or None once the browser said it has none
 _WRITE = "_deck_write"  # the deck (JSON) for the browser to keep, until it says it back
@@ -109,6 +110,12 @@ def playing() -> tuple[str, decks.Deck, int] | None:
         return None
     if name == MINE:
         deck = mine()
+    elif name == CLASS:
+        kept = lesson.class_hook().kept_deck()
+        try:
+            deck = decks.load(kept) if kept else None
+        except decks.DeckError:
+            deck = None
     elif name in decks.READY:
         try:
             deck = decks.ready(name)
@@ -147,10 +154,14 @@ def bar(page_path: str) -> None:
             f"<script>window.location.assign({json.dumps(target)});</script>", unsafe_allow_javascript=True
         )
     found = playing()
+    hook = lesson.class_hook()
     if found is None:
+        hook.on_slide("", 0, "")
         return
     name, deck, i = found
     slide = deck.slides[i]
+    if slide.page == page_path:  # a class keeps the deck, and the slide of each question asked
+        hook.on_slide(decks.dumps(deck), i + 1, slide.title)
     if slide.page == page_path and st.session_state.get(_ARRIVED) != (name, i):
         # A slide opens with its first question set up, its answer hidden: an honest view from
         # the first frame the hall sees (the question goes to the phones with "Ask").

@@ -52,6 +52,14 @@ class ClassHook:
     def ask(self, page: str, i: int, step: Step) -> None:
         """Ask the class step ``i`` (set up already): its question goes to the phones."""
 
+    def on_slide(self, deck_text: str, slide: int, title: str) -> None:
+        """A deck plays its slide ``slide`` (1-based): class mode keeps the deck with the class and
+        notes the slide of each question asked while it shows."""
+
+    def kept_deck(self) -> str | None:
+        """The deck kept with this session's class (its file's text), for another device."""
+        return None
+
     def ask_own(self, page: str, own: Any) -> bool:
         """Ask the class a teacher's own question of a deck (``classic.lessons.decks.Own``) at the
         top of ``page``; False when no class is open (the page then asks whoever is at the screen)."""
