@@ -289,8 +289,25 @@ def test_the_class_size_the_lock_and_the_join_rate_bound_what_one_script_can_add
     with pytest.raises(RoomError, match="Many phones are joining at once"):
         store.join(big, "script-extra-phone")
     assert store.joined(big) == limit
+    assert store.refused(big) == 1  # the projector shows the phones turned away, not only those in
     clock.advance(window)
     store.join(big, "script-extra-phone")
+
+
+def test_phones_joining_at_once_never_pass_the_class_size(make_store):
+    """The load run's flood: 62 phones got into a class of 60 when the size was checked and the
+    phone added in two steps. 30 new phones from 10 threads (two stores: two servers) at once
+    against a class of 10: 10 in, 20 waiting."""
+    first = make_store()
+    second = make_store()
+    code, key = first.open_room("teacher", size=10)
+
+    def join(i):
+        return (first if i % 2 else second).join(code, f"crowd-{i:04d}-phone").status
+
+    with ThreadPoolExecutor(10) as pool:
+        statuses = list(pool.map(join, range(30)))
+    assert statuses.count("full") == 20 and first.joined(code) == 10 and len(first.waiting(code)) == 20
 
 
 def test_export_has_no_names_and_neutralises_formulas(store):

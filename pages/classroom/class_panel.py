@@ -496,7 +496,18 @@ def _joined(code: str) -> None:
     joined, size = attempt(store.joined, code) or 0, attempt(store.size, code) or rooms.CLASS_SIZE
     waiting, locked = attempt(store.waiting, code) or [], bool(attempt(store.locked, code))
     with st.container(horizontal=True, vertical_alignment="center", key="class_joined"):
-        st.caption(f"{joined} of {size} phones joined" + (" · the room is locked" if locked else ""))
+        refused = attempt(store.refused, code) or 0
+        counted = (
+            f"{joined} of {size} phones joined"
+            if joined <= size
+            else f"{joined} phones joined (class of {size})"
+        )
+        st.caption(
+            counted
+            + (" · the room is locked" if locked else "")
+            # A script pouring in phones shows here, as the joins the room's rate turned away.
+            + (f" · {refused} join{'s' * (refused != 1)} turned away (too many at once)" if refused else "")
+        )
         if waiting:
             st.button(
                 f"Let {len(waiting)} more in", key="class_admit", icon=":material/person_add:",
