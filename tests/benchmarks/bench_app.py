@@ -32,8 +32,67 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "load")]
 
 import numpy as np  # noqa: E402
-from conftest import CHROMIUM, CHROMIUM_FLAGS, open_page  # noqa: E402
+from conftest import CHROMIUM, CHROMIUM_FLAGS  # noqa: E402
 from run_load import start_server  # noqa: E402
+
+# The app the server rows time: this checkout, or another one with ``--root`` (or
+# $CLASSIC_BENCH_ROOT), so that one copy of this script times two versions alternately. conftest
+# put this checkout first on the path; the app's own folder goes in front of it here.
+APP_ROOT = ROOT
+
+
+def use_app_root(root: Path) -> None:
+    """Make ``root``'s app.py, classic and pages the ones imported and run (before any is imported)."""
+    global APP_ROOT
+    APP_ROOT = root.resolve()
+    stale = [name for name in sys.modules if name.split(".")[0] in ("classic", "pages")]
+    if stale:
+        raise RuntimeError(f"imported before --root was applied: {stale[:5]}")
+    sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT.resolve()]
+    sys.path.insert(0, str(APP_ROOT))
+
+
+def open_page(name: str, timeout: float = 60, params: dict | None = None, try_this: bool = True):
+    """conftest.open_page, on APP_ROOT's app.py."""
+    from streamlit import config
+    from streamlit.testing.v1 import AppTest
+
+    os.chdir(APP_ROOT)
+    config.set_option("client.showErrorDetails", "full")
+    at = AppTest.from_file(str(APP_ROOT / "app.py"), default_timeout=timeout)
+    for key, value in (params or {}).items():
+        at.query_params[key] = value
+    at.run()
+    if try_this:
+        at.session_state["try_this"] = True
+    at.switch_page(f"pages/{name}.py")
+    at.run()
+    return at
+
+
+def share_script_cache() -> None:
+    """One ScriptCache for every AppTest run, as a server keeps one for all its sessions: AppTest
+    makes a new one a run (streamlit/testing/v1), so each rerun parses, transforms (magic) and
+    compiles app.py and the page again."""
+    from streamlit.runtime.scriptrunner.script_cache import ScriptCache
+    from streamlit.testing.v1 import app_test, local_script_runner
+
+    shared = ScriptCache()
+    app_test.ScriptCache = local_script_runner.ScriptCache = lambda: shared
+
+
+def where_from() -> str:
+    """Which files the runs really used: app.py and the folders the loaded classic and pages
+    modules came from (``classic.viz.knn`` in <root>/classic/viz/knn.py: three levels up)."""
+    folders = set()
+    for name, module in list(sys.modules.items()):
+        file = getattr(module, "__file__", None)
+        if name.split(".")[0] in ("classic", "pages") and file:
+            up = len(name.split(".")) - (0 if file.endswith("__init__.py") else 1)
+            folders.add(str(Path(file).resolve().parents[up]))
+    folders = sorted(folders)
+    return f"app {APP_ROOT / 'app.py'}; classic/pages modules from {folders}"
+
 
 DONE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 # Every script state the page passes through, in order (a rerun quicker than Playwright's polling
@@ -201,10 +260,32 @@ def fmt(value: float | None) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="app benchmark (issue 12)")
     parser.add_argument("--repeat", type=int, default=12)
-    parser.add_argument("--only", default="", help="run only the rows whose name contains this")
+    parser.add_argument(
+        "--only",
+        default="",
+        help="run only the rows whose name contains this (or any of several, comma-separated)",
+    )
     parser.add_argument("--no-browser", action="store_true")
+    parser.add_argument(
+        "--root",
+        default=os.environ.get("CLASSIC_BENCH_ROOT", ""),
+        help="time another checkout's app (its app.py, classic and pages); server rows only",
+    )
+    parser.add_argument(
+        "--cached-scripts",
+        action="store_true",
+        help="compile app.py and the page once, as a server does (AppTest recompiles both on every "
+        "run: a few ms a rerun that grow with the scripts' length, and no server pays)",
+    )
     args = parser.parse_args(argv)
-    rows = [item for item in INTERACTIONS if args.only.lower() in item.name.lower()]
+    if args.cached_scripts:
+        share_script_cache()
+    if args.root:
+        use_app_root(Path(args.root))
+        if not args.no_browser:
+            parser.error("--root times the server rows only: add --no-browser")
+    wanted = [part.strip().lower() for part in args.only.split(",")]  # "a,b": rows matching either
+    rows = [item for item in INTERACTIONS if any(part in item.name.lower() for part in wanted)]
     results = {}
     for item in rows:
         try:
@@ -244,6 +325,7 @@ def main(argv: list[str] | None = None) -> int:
             log.unlink(missing_ok=True)
             run_log.unlink(missing_ok=True)
     load = os.getloadavg()[0]
+    print(f"\n{where_from()}")
     print(f"\nmilliseconds, {args.repeat} repetitions, load average {load:.1f} on {os.cpu_count()} CPUs")
     print("goal: server ≤ 150 median, browser ≤ 300 median")
     print(
@@ -268,6 +350,7 @@ def main(argv: list[str] | None = None) -> int:
             + " · ".join(f"{p} {s:.1f} s" for p, s in renders.items())
         )
         results["first_render_s"] = renders
+    results["app"] = where_from()
     out = ROOT / "tests" / "artifacts" / "bench_app.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=1))

@@ -30,6 +30,22 @@ projector's count latency (from the last answer's reply on its phone to the proj
 the final count), errors, and the machine's load average (shared: other work runs beside it).
 Written to stdout and tests/artifacts/load_class.json; exit 1 when a goal of ``one`` or ``two``
 is missed.
+
+Issue 32's runs (each instead of the configurations unless ``--configs`` names some too):
+
+- ``--flood 535``: a scripted flood, that many phones from this one client at once (``--join-seconds
+  5``) against a class of ``--size`` (60): how many the store let in, kept waiting or refused (each
+  phone's join as its page showed it), the answers counted, what the projector shows ("N of 60
+  phones joined", "Let N more in", the count) and the projector's and phones' server times. A
+  refused phone does what its page does: nothing more (``--rejoin S``: tries again every S s).
+- ``--prefill 5000 --phones 40 --hold 30``: once the question is asked, 5,000 fake phones join (let
+  in beyond the class's size) and answer through the store's own calls; then the real phones answer
+  and keep following the room ``--hold`` s: their check's time (client and server), the projector's,
+  the server's RSS (``from_the_answers_on``: the run log from the phones' first possible answer).
+- ``--app-root DIR``: the servers run DIR's app (``$CLASSIC_APP_ROOT`` for timed_server.py) and the
+  store is DIR's. Before issue 32 (655da48, class mode in pages/_ui) a phone was its WebSocket
+  session, named by the page in its link (``me=``): a phone then opens /join?room=CODE alone, with no
+  identity from the browser's storage, and the class has no size (nothing waits or is refused).
 """
 
 from __future__ import annotations
@@ -50,14 +66,39 @@ from urllib.parse import urlencode
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(HERE)]
+
+
+def _app_root() -> Path:
+    """The checkout whose app is measured: ``--app-root DIR`` (read before the app's modules are
+    imported), else $CLASSIC_APP_ROOT, else this one. The servers (timed_server.py, run_load's
+    start_server) and the client processes read it from $CLASSIC_APP_ROOT."""
+    for i, arg in enumerate(sys.argv):
+        if arg == "--app-root" and i + 1 < len(sys.argv):
+            os.environ["CLASSIC_APP_ROOT"] = str(Path(sys.argv[i + 1]).resolve())
+        elif arg.startswith("--app-root="):
+            os.environ["CLASSIC_APP_ROOT"] = str(Path(arg.split("=", 1)[1]).resolve())
+    return Path(os.environ.get("CLASSIC_APP_ROOT") or ROOT)
+
+
+APP_ROOT = _app_root()
+sys.path[:0] = [str(APP_ROOT), str(ROOT / "tests"), str(HERE)]
 
 from redis_server import redis_server  # noqa: E402
 from run_load import Sampler, percentile, rss_mb, start_server  # noqa: E402
 from strokes import replay  # noqa: E402
 from wsclient import Session  # noqa: E402
 
-from pages.classroom import class_panel, phone_draw, room_store  # noqa: E402
+try:
+    from pages.classroom import class_panel, phone_draw, room_store  # noqa: E402
+except ImportError:  # a checkout from before issue 32 (655da48): class mode in pages/_ui
+    from pages._ui import class_draw as phone_draw  # noqa: E402
+    from pages._ui import class_panel, room_store  # noqa: E402
+
+# Before issue 32 a phone was its WebSocket session (its id went into its link, ``me=``): the
+# phone opens /join?room=CODE and the page names it. Since, its browser keeps its identity
+# (pages/classroom/remembered.py), which the phone says on its second run (Session.join).
+LINK_IDENTITY = not (APP_ROOT / "pages" / "classroom" / "remembered.py").exists()
+CLASS_SIZE = hasattr(room_store.RoomStore, "waiting")  # the teacher sets the class's size
 
 GOALS = {"p95_s": 1.0, "rss_mb": 1500, "count_latency_s": 2.0, "answer_window_s": 10.0}
 POLL = 2.0  # the phone page's st.fragment(run_every=2)
@@ -83,6 +124,25 @@ def drawings(n: int = 8) -> list[dict]:
         url = "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode()
         values.append({"drawing": {"raw": {"version": "6", "objects": [{"type": "path"}]}, "data": url}})
     return values
+
+
+OUTCOMES = {  # what a phone's join showed, by a phrase of the page (old and new app)
+    "waits: class full": "class is full",
+    "refused: joining rate": "Many phones are joining",
+    "refused: locked": "closed to new phones",
+    "refused: rate limit": "too many",
+}
+
+
+def outcome(shown) -> str:
+    """What a phone's join run showed: in (the question or the wait for it), or why not."""
+    text = shown.text + "\n".join(e.html.body for e in shown.of("html"))
+    for name, phrase in OUTCOMES.items():
+        if phrase.lower() in text.lower():
+            return name
+    if shown.exceptions:
+        return "exception"
+    return "in"
 
 
 class Phone(threading.Thread):
@@ -115,18 +175,38 @@ class Phone(threading.Thread):
 
     def _follow(self, phone: Session) -> None:
         started = time.perf_counter()
-        shown = phone.join(f"room={self.code}")
+        shown = phone.run(f"room={self.code}") if LINK_IDENTITY else phone.join(f"room={self.code}")
+        self.stats["outcome"][outcome(shown)] = self.stats["outcome"].get(outcome(shown), 0) + 1
         self.stats["client"].setdefault("join", []).append(time.perf_counter() - started)
         if shown.exceptions:
             self.stats["errors"].append(f"phone {self.number} join: {shown.exceptions[0]}"[:300])
         self.stats["joined"].add(self.number)
         fragment = next(iter(phone.fragments), "")
+        while not fragment:
+            # Refused (the page stopped before its live part, the room's join rate in a flood):
+            # the browser shows the note and asks nothing more (its connection stays open), unless
+            # its student (or script) tries again every ``--rejoin`` seconds: the same phone.
+            rejoin = self.plan["rejoin"]
+            wake = time.time() + (rejoin or 3600)
+            while time.time() < min(wake, self.plan["stop"]):
+                time.sleep(0.5)
+            if not rejoin or time.time() >= self.plan["stop"]:
+                return
+            shown = self._timed(phone, "rejoin")
+            fragment = next(iter(phone.fragments), "")
+            if fragment:
+                got = outcome(shown)
+                self.stats["outcome"][f"{got} (retried)"] = (
+                    self.stats["outcome"].get(f"{got} (retried)", 0) + 1
+                )
         next_poll = time.time() + POLL
         while time.time() < self.plan["stop"]:
             answer_at = self.plan.get("asked", float("inf")) + self.plan["delays"][self.number]
             if self.answered_at is None and time.time() >= answer_at:
                 if not self._answer(phone, fragment):
-                    time.sleep(0.5)  # the question is not on this phone yet: look again soon
+                    # The question is not on this phone yet: look again soon (a phone waiting
+                    # for the teacher's OK, in a flood, only every 2 s, as its page does).
+                    time.sleep(self.plan["retry"])
                 continue
             time.sleep(max(0.0, min(next_poll, answer_at, self.plan["stop"]) - time.time()))
             if time.time() >= next_poll:
@@ -179,6 +259,7 @@ class Projector(threading.Thread):
             stats,
         )
         self.shown: list[tuple[float, int]] = []
+        self.card: dict[str, str] = {}  # the last text of each kind the projector showed about the phones
         self.ready = threading.Event()
 
     def count(self, shown) -> int | None:
@@ -228,6 +309,15 @@ class Projector(threading.Thread):
         screen.states.pop(screen.ids.get(button, ""), None)
 
     def _show(self, shown) -> None:
+        texts = [e.html.body for e in shown.of("html")] + [e.markdown.body for e in shown.of("markdown")]
+        texts += [e.button.label for e in shown.of("button")]
+        card = [
+            " ".join(re.sub(r"<[^>]+>", " ", t).split())
+            for t in texts
+            if re.search(r"phones? joined|more in|class-count|locked", t)
+        ]
+        for text in card:  # "3 of 60 phones joined", "Let 5 more in", "12 answers · 3 phones joined"
+            self.card[re.sub(r"\d+", "#", text)] = text
         counted = self.count(shown)
         if counted is not None:
             self.shown.append((time.time(), counted))
@@ -243,8 +333,9 @@ class SharedPlan:
     """The class's plan as the phones of one client process read it: when the question was asked
     and when to stop come from the main process (shared values); the rest is fixed."""
 
-    def __init__(self, asked, stop, delays: list[float], drawings: list[dict]) -> None:
-        self.asked, self.stop, self.fixed = asked, stop, {"delays": delays, "drawings": drawings}
+    def __init__(self, asked, stop, delays, drawings, retry: float = 0.5, rejoin: float = 0.0) -> None:
+        self.asked, self.stop = asked, stop
+        self.fixed = {"delays": delays, "drawings": drawings, "retry": retry, "rejoin": rejoin}
 
     def __getitem__(self, name: str):
         return self.stop.value if name == "stop" else self.fixed[name]
@@ -253,15 +344,17 @@ class SharedPlan:
         return self.asked.value if name == "asked" and self.asked.value > 0 else default
 
 
-def crowd(numbers, urls, code, kind, offsets, delays, drawings, shared, slot, results) -> None:
+def crowd(
+    numbers, urls, code, kind, offsets, delays, drawings, shared, slot, results, retry=0.5, rejoin=0.0
+) -> None:
     """One client process's phones (threads): they join ``offsets`` seconds after the shared start,
     answer ``delays`` seconds after the ask; the process reports its counts as they change and
     its figures at the end."""
     start, asked, stop, joined, answered = shared
     while start.value == 0 and stop.value > time.time():
         time.sleep(0.05)
-    stats = {"errors": [], "client": {}, "joined": set()}
-    plan = SharedPlan(asked, stop, delays, drawings)
+    stats = {"errors": [], "client": {}, "joined": set(), "outcome": {}}
+    plan = SharedPlan(asked, stop, delays, drawings, retry, rejoin)
     phones = [
         Phone(i, urls[i % len(urls)], code, kind, start.value + offsets[i], plan, stats) for i in numbers
     ]
@@ -272,8 +365,29 @@ def crowd(numbers, urls, code, kind, offsets, delays, drawings, shared, slot, re
         time.sleep(0.1)
     for phone in phones:
         phone.join(timeout=30)
-    results.put({"errors": stats["errors"], "client": stats["client"],
+    results.put({"errors": stats["errors"], "client": stats["client"], "outcome": stats["outcome"],
                  "phones": [(p.choice, p.sent_at, p.answered_at) for p in phones]})  # fmt: skip
+
+
+def prefill(store, code: str, key: str, answers: int, choices: int) -> list[int]:
+    """``answers`` fake phones join (under the room's join rate: the store's clock is stepped, as
+    tests/benchmarks/bench_store.py does), are let in beyond the class's size, and answer the
+    current round through the store's own calls; the choices they made."""
+    clock, real = [time.time()], store.clock
+    store.clock = lambda: clock[0]
+    phones = [f"fill-{i:07d}-phone" for i in range(answers)]
+    try:
+        for phone in phones:
+            clock[0] += 0.011  # 1,000 phones in 10 s
+            store.join(code, phone)
+    finally:
+        store.clock = real
+    if hasattr(store, "admit"):
+        store.admit(code, key)  # those beyond the class's size
+    chosen = [i % choices for i in range(answers)]
+    for phone, choice in zip(phones, chosen, strict=True):
+        store.answer(code, phone, choice)
+    return chosen
 
 
 def one_class(urls: list[str], store: room_store.RoomStore, phones: int, args, pids: list[int]) -> dict:
@@ -282,7 +396,10 @@ def one_class(urls: list[str], store: room_store.RoomStore, phones: int, args, p
     bottleneck, not the server); ask, let every phone answer, wait for the projector's count."""
     import multiprocessing
 
-    code, key = store.open_room()
+    # The teacher sets the class's size: the hall's unless told; with a prefilled round the largest
+    # (its fake phones join under that size's join rate, then are let in).
+    size = args.size or (1000 if args.prefill else phones)
+    code, key = store.open_room(size=min(size, 1000)) if CLASS_SIZE else store.open_room()
     plan = {"stop": time.time() + 3600}
     stats = {"errors": [], "client": {}}
     context = multiprocessing.get_context("spawn")  # the main process has threads: no fork
@@ -308,6 +425,8 @@ def one_class(urls: list[str], store: room_store.RoomStore, phones: int, args, p
                 shared,
                 w,
                 results,
+                POLL if args.flood else 0.5,
+                args.rejoin,
             ),
             daemon=True,
         )
@@ -330,24 +449,37 @@ def one_class(urls: list[str], store: room_store.RoomStore, phones: int, args, p
     deadline = started + args.join_seconds + 90
     while sum(joined) < phones and time.time() < deadline:
         time.sleep(0.2)
+    joined_at = time.time()
     plan["ask"] = True  # the projector's teacher presses the button
     deadline = time.time() + 120
     while "asked" not in plan and time.time() < deadline and projector.is_alive():
         time.sleep(0.02)
-    asked = asked_at.value = plan.setdefault("asked", time.time())
+    asked = plan.setdefault("asked", time.time())
     while store.current(code) is None and time.time() < deadline:
         time.sleep(0.05)
     if store.current(code) is None:
         stop.value = time.time()
         raise RuntimeError(f"the projector's teacher could not ask the class: {stats['errors'][:3]}")
     question, number = store.current(code).question, store.current(code).number
-    deadline = asked + args.answer_seconds + 90
+    prefilled, prefill_s = (), 0.0
+    if args.prefill:  # fake phones' answers in the round, through the store, before the phones answer
+        filling = time.time()
+        prefilled = prefill(store, code, key, args.prefill, len(question.choices))
+        prefill_s = time.time() - filling
+        asked = time.time()
+    asked_at.value = asked  # the phones answer from now
+    answering = time.time()
+    # In a flood, the phones that could answer did so within the window: the rest never will.
+    deadline = asked + args.answer_seconds + (5 if args.flood else 90)
     while time.time() < deadline and sum(answered) < phones:
         time.sleep(0.1)
     final = store.answered(code, number)
     wait_until = time.time() + 15
     while time.time() < wait_until and not any(n == final for _, n in projector.shown):
         time.sleep(0.05)
+    last_answer_seen = time.time()
+    while time.time() < last_answer_seen + args.hold:  # the phones keep following the room
+        time.sleep(0.2)
     plan["stop"] = stop.value = time.time()
     # The server's own CPU (all its threads: the scripts, Tornado, the protobuf) per second of the
     # class: one core is what a server's Python can use (the GIL), whatever the machine's load.
@@ -366,14 +498,18 @@ def one_class(urls: list[str], store: room_store.RoomStore, phones: int, args, p
         stats["errors"] += report["errors"]
         for what, values in report["client"].items():
             stats["client"].setdefault(what, []).extend(values)
+    outcomes: dict[str, int] = {}
+    for report in reports:
+        for name, n in report["outcome"].items():
+            outcomes[name] = outcomes.get(name, 0) + n
     sent = [choice for choice, _, _ in crowd_results if choice is not None]
     last = max((back for _, _, back in crowd_results if back is not None), default=asked)
     # The store counts an answer before its phone hears back: the projector may show the final
     # count before the last phone's reply arrives (latency 0, then).
     shown_at = min((t for t, n in projector.shown if n == final), default=None)
     if args.kind == "choose":  # each phone's last choice, counted once: the tallies match
-        tally = [sent.count(i) for i in range(len(question.choices))]
-        exactly_once = list(store.counts(code, number)) == tally and final == len(sent)
+        tally = [sent.count(i) + prefilled.count(i) for i in range(len(question.choices))]
+        exactly_once = list(store.counts(code, number)) == tally and final == len(sent) + len(prefilled)
     else:
         exactly_once = final == len(sent) == len(store.drawings(code, number))
     answered_s = [back - asked for _, _, back in crowd_results if back is not None]
@@ -382,9 +518,22 @@ def one_class(urls: list[str], store: room_store.RoomStore, phones: int, args, p
         "code": code,
         "client_processes": workers,
         "run_log_from": started,
+        "run_log_answering_from": answering,
         "run_log_to": plan["stop"],
         "phones": phones,
         "joined": sum(joined),
+        "class_size": size if CLASS_SIZE else None,
+        "join_outcomes_on_the_phones": outcomes,
+        "store_joined": store.joined(code),
+        "store_waiting": len(store.waiting(code)) if CLASS_SIZE else None,
+        "prefilled_answers": len(prefilled),
+        "prefill_s": round(prefill_s, 1),
+        "window_phases_s": {
+            "join": round(joined_at - started, 1),
+            "ask_and_prefill": round(answering - joined_at, 1),
+            "answers_and_hold": round(plan["stop"] - answering, 1),
+        },
+        "projector_card_last": sorted(projector.card.values()),
         "answers_sent": len(sent),
         "answers_stored": final,
         "answers_sent_within_s": round(max(tapped, default=float("nan")), 2),
@@ -472,7 +621,10 @@ def measure(label: str, n_servers: int, phones: int, args, redis_url: str | None
         fresh = [round(rss_mb(p.pid), 1) for p, *_ in started]
         figures = one_class([u for _, u, *_ in started], store, phones, args, [p.pid for p, *_ in started])
         since, until = figures.pop("run_log_from"), figures.pop("run_log_to")
-        figures.update(server_times([r for *_, r in started], since, until, figures.pop("projector_session")))
+        answering, projector = figures.pop("run_log_answering_from"), figures.pop("projector_session")
+        figures.update(server_times([r for *_, r in started], since, until, projector))
+        # The same from the moment the phones may answer (after a prefill: the round holds them all).
+        figures["from_the_answers_on"] = server_times([r for *_, r in started], answering, until, projector)
         # The server process's CPU for each script run it served (with Tornado's and the protobuf's
         # share), and the phones that would fill the one core its Python can use if every phone
         # followed the room every 2 s: this machine's load average does not change either.
@@ -494,7 +646,7 @@ def measure(label: str, n_servers: int, phones: int, args, redis_url: str | None
 def goals(f: dict) -> dict:
     return {
         "every answer counted exactly once": f["every_answer_counted_once"]
-        and f["answers_stored"] == f["phones"],
+        and f["answers_stored"] == f["phones"] + f.get("prefilled_answers", 0),
         f"all answered within {GOALS['answer_window_s']:.0f} s": f["answers_sent_within_s"]
         <= GOALS["answer_window_s"],
         f"projector's count within {GOALS['count_latency_s']:.0f} s of the last answer": f["count_latency_s"]
@@ -519,14 +671,59 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--phones", type=int, default=60)
     parser.add_argument("--kind", choices=("choose", "draw"), default="choose")
-    parser.add_argument("--configs", default="one,two,capacity")
+    parser.add_argument(
+        "--configs", default=None, help="one,two,capacity (none by default with --flood or --prefill)"
+    )
     parser.add_argument("--steps", default="60,120,200,300,400")
     parser.add_argument("--join-seconds", type=float, default=10.0, help="the phones join within this")
     parser.add_argument("--answer-seconds", type=float, default=10.0, help="and answer within this")
     parser.add_argument("--per-process", type=int, default=30, help="phones per client process")
+    parser.add_argument("--app-root", default="", help="another checkout's app (read before the imports)")
+    parser.add_argument(
+        "--size", type=int, default=0, help="the class's size (default: the phones; 60 in a flood)"
+    )
+    parser.add_argument(
+        "--flood",
+        type=int,
+        default=0,
+        help="a scripted flood: this many phones from one client at once against a class of --size (60)",
+    )
+    parser.add_argument(
+        "--prefill",
+        type=int,
+        default=0,
+        help="a round with this many fake answers already in it (the store's API) before --phones real phones answer",
+    )
+    parser.add_argument(
+        "--rejoin",
+        type=float,
+        default=0.0,
+        help="a phone refused at joining tries again this often (0: never, as its page does)",
+    )
+    parser.add_argument(
+        "--hold",
+        type=float,
+        default=0.0,
+        help="the phones keep following the room this long after the last answer",
+    )
     args = parser.parse_args(argv)
+    if args.configs is None:
+        args.configs = "" if (args.flood or args.prefill) else "one,two,capacity"
     configs = args.configs.split(",")
     results = []
+    print(
+        f"app: {APP_ROOT / 'app.py'}; class mode from {Path(room_store.__file__).parent}; "
+        f"identity {'in the link (me=)' if LINK_IDENTITY else 'in the browser'}",
+        flush=True,
+    )
+    if args.prefill:
+        flood, args.flood = args.flood, 0
+        results.append(measure(f"{args.prefill}-answer round, {args.phones} phones", 1, args.phones, args))
+        args.flood, args.prefill = flood, 0
+    if args.flood:
+        args.size = args.size or 60
+        results.append(measure(f"flood, {args.flood} phones, class of {args.size}", 1, args.flood, args))
+        args.flood, args.size = 0, 0
     if "one" in configs:
         results.append(measure("one server, SQLite", 1, args.phones, args))
     if "two" in configs:

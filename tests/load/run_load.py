@@ -95,7 +95,9 @@ def start_server(run_log: Path) -> tuple[subprocess.Popen, str, Path]:
         "--server.fileWatcherType=none",
     ]
     env = {**os.environ, "CLASSIC_RUN_LOG": str(run_log)}
-    process = subprocess.Popen(command, cwd=ROOT, stdout=log.open("w"), stderr=subprocess.STDOUT, env=env)
+    # The app's own folder (its .streamlit/config.toml): this checkout's, or $CLASSIC_APP_ROOT's.
+    cwd = os.environ.get("CLASSIC_APP_ROOT") or ROOT
+    process = subprocess.Popen(command, cwd=cwd, stdout=log.open("w"), stderr=subprocess.STDOUT, env=env)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:

@@ -20,7 +20,9 @@ from pathlib import Path
 from streamlit.runtime.scriptrunner import script_runner
 from streamlit.web import cli
 
-APP = Path(__file__).resolve().parents[2] / "app.py"
+# The app this checkout holds, or another checkout's ($CLASSIC_APP_ROOT: a version before or
+# after a change, timed by the same load tools).
+APP = Path(os.environ.get("CLASSIC_APP_ROOT") or Path(__file__).resolve().parents[2]) / "app.py"
 _log = open(os.environ["CLASSIC_RUN_LOG"], "a", buffering=1)  # noqa: SIM115 (open for the process)
 _run_script = script_runner.ScriptRunner._run_script
 
