@@ -11,11 +11,12 @@ from classic.lessons import digits as lesson
 from classic.viz import digits as view
 from pages.classroom import class_draw
 from pages.server.shell import ensure_app_shell
-from pages.widgets import canvas, present, shared
+from pages.widgets import canvas, grid_input, present, shared
 from pages.widgets.data import load_semeion
 from pages.widgets.lesson import Step, about_this_view, hidden, how_it_works, try_this, withheld
 
 ensure_app_shell()
+GRID_KEY = "digits_keys_grid"  # the keyboard grid's component
 
 
 @st.cache_resource(max_entries=4, show_spinner="Preparing the training digits…")
@@ -73,42 +74,69 @@ draw_tab, evaluation_tab, ladder_tab = st.tabs(
 seen = None  # the drawing's grid, when the page reads it ("Ask about this view")
 if draw_tab.open:
     with draw_tab:
+        # The canvas needs a mouse or a finger's drag; the grid gives the same 16×16 grid by keys or taps.
+        # Presenting, the switch goes beside the canvas, not above it: the canvas stays on a 720p screen.
+        switch = {
+            "label": "Draw with the keyboard (16×16 grid)",
+            "key": "digits_keyboard",
+            "help": "A grid of cells instead of the canvas: arrow keys move, Space or one tap toggles a cell.",
+        }
+        keyboard = bool(st.session_state.get("digits_keyboard")) if projector else st.toggle(**switch)
         # A projector gets a canvas filling its column, for a hall to see; the pen widens with it,
         # so a drawing looks (and reads) the same at either size: the slider is the 280 px pen.
         size = 440 if projector else 280
-        columns = st.columns([size + 30, 450] if projector else [size + 30, 250, 300])
+        cell = 26 if projector else 24  # the grid's cells: 24 CSS px at least (WCAG 2.5.8)
+        width = max(size, 16 * cell + 40) if keyboard else size
+        # The grid (16 cells of 24 px at least) needs the room a projector's canvas has: it gets its layout.
+        columns = st.columns([width + 30, 450] if projector or keyboard else [width + 30, 250, 300])
         # Every column starts level with the canvas, below its toolbar's room (undo, clear show
         # above it, not on it): a step set up here scrolls the canvas to just under the question,
         # and what the page says beside the canvas stays in view.
-        for column in columns:
+        for column in columns if not keyboard else ():
             column.space(view.TOOLBAR_ROOM)
-        if projector:  # the answer above what the classifier sees and the vote, side by side
+        if projector or keyboard:  # the answer above what the classifier sees and the vote, side by side
             left, right = columns
+            if projector:
+                right.toggle(**switch)
             middle, (shown, voted) = right.container(), right.container().columns([1, 2])
         else:
             left, middle, right = columns
             shown, voted = middle, right
+        refused = ""
         with left:
-            drawing = canvas.drawing(size, round(pen * size / 280), **view.CANVAS)
+            if keyboard:  # read first; drawn below once the page knows what to announce
+                drawing, refused = grid_input.read(GRID_KEY)
+                grid_spot = st.container()
+            else:
+                drawing = canvas.drawing(size, round(pen * size / 280), **view.CANVAS)
+        if refused:
+            middle.warning(refused)
         seen = drawing.grid if drawing.ok else None
+        said = drawing.message  # what the page made of it, in words: the grid's live region says it
         if drawing.status == "empty":
             middle.info(drawing.message)
         elif hidden("digits", "reading"):  # what the page makes of it: read, or a note (dot, too small…)
             withheld(middle, "What the page makes of your drawing")
+            said = "What the page makes of your drawing is hidden until the answer is revealed."
         elif not drawing.ok:
             middle.warning(drawing.message)
         elif len(y) < k:
-            middle.warning(f"There are only {len(y)} training digits: teach some, or lower k.")
+            said = f"There are only {len(y)} training digits: teach some, or lower k."
+            middle.warning(said)
         else:
             fitted, started = model(X, y, **{**settings, "k": 1}), time.perf_counter()
             labels, share, distances, indices = fitted.vote(drawing.grid.reshape(1, -1), k)
             elapsed, digit = time.perf_counter() - started, int(labels[0])
             middle.html(view.prediction_html(digit, share[0].max(), 2.0 if projector else 1.25))
+            said = f"Read as {digit} with {share[0].max():.0%} of the vote"
             middle.caption(f"Read in {elapsed * 1e3:.1f} ms")
             chart = view.vote_chart(share[0], digit, 200 if projector else 240)
             present.chart(voted, chart, alt=f"The vote: {share[0].max():.0%} for {digit}")
             st.markdown(f"**The {k} nearest training digits** (label and distance, nearest first)")
             st.image(**view.neighbour_strip(X, y, distances[0], indices[0], len(y) - len(taught)))
+        if keyboard:
+            with grid_spot:
+                grid_input.show(GRID_KEY, said, cell)
         if drawing.grid is not None and hidden("digits", "seen_grid"):
             withheld(shown, "What it sees")
         elif drawing.grid is not None:
