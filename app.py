@@ -23,11 +23,9 @@ from pages.widgets import deck, lesson, present
 threadpool_limits(limits=1)
 
 if __name__ == "__main__":  # Streamlit runs this file as the script of every page
-    # A local icon: a Material icon here would be fetched from Google's CDN as the favicon.
-    st.set_page_config(
-        page_title="classic", page_icon=str(Path(__file__).parent / "assets" / "favicon.png"), layout="wide"
-    )
-
+    # A local icon before the navigation: a page's Material icon would otherwise be the favicon,
+    # fetched from Google's CDN.
+    st.set_page_config(page_icon=str(Path(__file__).parent / "assets" / "favicon.png"), layout="wide")
     PAGES = [
         st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
         *(st.Page(ls.file, title=ls.title, icon=ls.icon, url_path=ls.url_path) for ls in LESSONS),
@@ -40,8 +38,15 @@ if __name__ == "__main__":  # Streamlit runs this file as the script of every pa
             url_path=class_view.REVIEW_PAGE,
             visibility="hidden",
         ),
-        # The lessons a teacher prepares: ready-made decks, one's own, the handout.
-        st.Page("pages/decks.py", title="Lessons to teach", icon=":material/slideshow:", url_path="decks"),
+        # The lessons a teacher prepares: ready-made decks, one's own, the handout (linked from the
+        # home page and from every lesson's "Add this view to my lesson"; the menu is the lessons').
+        st.Page(
+            "pages/decks.py",
+            title="Lessons to teach",
+            icon=":material/slideshow:",
+            url_path="decks",
+            visibility="hidden",
+        ),
         # The teacher's report of the class (linked from the class's sidebar).
         st.Page(
             "pages/report.py",
@@ -52,6 +57,9 @@ if __name__ == "__main__":  # Streamlit runs this file as the script of every pa
     ]
 
     page = st.navigation(PAGES)
+    # The title after the navigation, so that each page is titled by its own name (WCAG 2.4.2): a
+    # title set before it overrides every page's for the session.
+    st.set_page_config(page_title="classic" if page.url_path == "" else f"{page.title} · classic")
     lesson.set_class_hook(class_panel.LessonHook())  # "Try this" asks the class through it
     url.record_link()
     present.toggle()

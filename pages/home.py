@@ -35,8 +35,7 @@ for lesson in LESSONS[paired:]:
 st.header("Ready-made lessons", divider=False)
 st.markdown(
     "Each is about 15 minutes of a lecture: views of the lab with questions to predict first, played "
-    "slide by slide (PageDown for the next), with a handout and an answer key under "
-    "[Lessons to teach](/decks)."
+    "slide by slide (PageDown for the next), with a handout and an answer key."
 )
 with st.container(horizontal=True, key="home_decks"):
     for name in decks.READY:
@@ -48,6 +47,10 @@ with st.container(horizontal=True, key="home_decks"):
             ready.title, key=f"home_deck_{name}", icon=":material/slideshow:", on_click=deck.go,
             args=(deck.slide_link(name, ready, 0),), help=f"Play it: {len(ready.slides)} slides.",
         )  # fmt: skip
+st.page_link(
+    "pages/decks.py", label="Lessons to teach: prepare your own, print the handouts",
+    icon=":material/slideshow:",
+)  # fmt: skip
 
 st.caption(
     "The algorithms follow Jeremy Kun's blog posts (k-NN and handwritten digits; ID3 and the "

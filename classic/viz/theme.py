@@ -29,6 +29,8 @@ BORDER = "#D0D3DA"  # the players' button outlines (Streamlit's own)
 # reaches 5:1 (Streamlit's own #FF4B4B gives 3.3:1, under WCAG's 4.5:1).
 CONTROL = "#D12F2F"
 CONTROL_HOVER = "#B02626"
+# The chosen option of a segmented control, on Streamlit's pink: 5.8:1 (Streamlit's red, 4.2:1).
+SELECTED = CONTROL_HOVER
 # The perceptron's verdict boxes, (background, text): converged, never converges, stopped early.
 VERDICT = {"good": ("#DFF3E4", "#176639"), "bad": ("#FDE2E1", "#8A1C1C"), "stop": ("#FFF4D6", "#6B4E00")}
 

@@ -274,8 +274,12 @@ def add_button(page_path: str) -> None:
         on_click=_add, args=(found,),
         help="A slide of the lesson you prepare (Lessons to teach): this view, and the question asked now if any.",
     )  # fmt: skip
-    if deck is not None:
-        st.sidebar.caption(f"{_plain(deck.title)}: {len(deck.slides)} slide(s).")
+    st.sidebar.page_link(
+        "pages/decks.py",
+        label="Your lesson" if deck is None else f"{deck.title}: {len(deck.slides)} slide(s)",
+        icon=":material/slideshow:",
+        help="Lessons to teach: edit your lesson, play it, print its handout; the ready-made lessons.",
+    )
     if note := st.session_state.pop(_NOTE, None):
         st.sidebar.info(note, icon=":material/info:")
 

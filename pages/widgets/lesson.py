@@ -383,7 +383,9 @@ _SCROLL_JS = """<script data-run="RUN">
     const step = document.querySelector('.st-key-try_slot');
     const figure = step && [...document.querySelectorAll(FIGURE)].find(f => !step.contains(f) && f.getClientRects().length);
     if (figure) {
-      const gap = figure.getBoundingClientRect().top - step.getBoundingClientRect().bottom - 8;
+      // Below the sticky box, which shows at most 45% of the window of a taller step.
+      const box = step.closest('[data-testid="stLayoutWrapper"]') || step;
+      const gap = figure.getBoundingClientRect().top - box.getBoundingClientRect().bottom - 8;
       if (Math.abs(gap) > 2) scroller(figure).scrollBy(0, gap);
     }
     if (Date.now() - started < 1500) requestAnimationFrame(place);
@@ -394,12 +396,19 @@ _SCROLL_JS = """<script data-run="RUN">
 # The step stays at the top of the window while the page scrolls beneath it: under Streamlit's
 # header, or, presenting, where the header is folded away, clear of the menu button hanging from
 # the window's top right corner.
+# A control focused by keyboard scrolls clear of the step (WCAG 2.4.11): the page's scroller keeps
+# the step's greatest height free at its top, except while the focus is in the step itself (it
+# would scroll the page to its top to show the step lower down).
 _STICKY_CSS = """<style>
 [data-testid="stLayoutWrapper"]:has(> .st-key-try_slot) {{
   position: sticky; top: {top}; z-index: 100; background: {paper}; padding: 0 {right} 0.3rem 0;
   max-height: 45vh; overflow-y: auto;
 }}
 .st-key-try_step {{ padding: 0.5rem 1rem; gap: 0.4rem; }}
+[data-testid="stMain"]:has(.st-key-try_step):not(:has(.st-key-try_slot :focus)) {{
+  scroll-padding-top: calc(45vh + 0.5rem + {top}px);  /* presenting, top is a bare 0 */
+  scroll-padding-top: calc(45vh + 0.5rem + {top});  /* else a length (the line above is dropped) */
+}}
 </style>"""
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import streamlit as st
 
-from classic.viz.theme import MUTED
+from classic.viz.theme import FOCUS, MUTED, SELECTED
 from pages.server import streamlit_private
 
 KEY = "present"
@@ -28,13 +28,41 @@ _FONTS = {
     "text": ("fontSize",),
 }
 
-# Always on: Streamlit's faded grey for captions and disabled labels fails WCAG's 4.5:1 contrast.
+# Always on, WCAG 2.2 AA (issue #35; tests/browser/test_accessibility.py):
+# - Streamlit's faded grey for captions and disabled labels fails 4.5:1 contrast (1.4.3), and so
+#   does a selected segmented control's red on its pink (4.2:1).
+# - A keyboard focus draws a 2 px ring in FOCUS, ≥ 4.8:1 on the paper and on the sidebar (1.4.11,
+#   2.4.7): Streamlit's own is a 2.2:1 shadow, and the menu's a 1.1:1 grey fill. Radios, checkboxes
+#   and toggles hide their input: their label takes the ring (react-aria marks the part it draws
+#   as data-focus-visible, and also a tab bar's wrapper round a focused control: not that one); a
+#   text field's ring (and a number's ±) is drawn inside it, clear of
+#   its box's clipping.
+# - A radio's options are at least 24 px tall (2.5.8: the Try-this answers were 22 px).
+# - Code and display formulas wrap rather than scroll sideways: a scrolling box must take focus
+#   to be read by keyboard (2.1.1), and CSS cannot give it a tabindex. A formula wraps between
+#   its terms; a term wider than the column (none at 1280 px) overflows visibly, never hidden.
 BASE_CSS = f"""
 <style>
 [data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p,
 label[data-testid="stWidgetLabel"][disabled], label[data-testid="stWidgetLabel"][disabled] p {{
   color: {MUTED}; opacity: 1;
 }}
+button[data-variant][data-selected="true"], button[data-variant][data-selected="true"] p {{ color: {SELECTED}; }}
+a:focus-visible, button:focus-visible, summary:focus-visible, select:focus-visible, textarea:focus-visible,
+input:not([type="checkbox"], [type="radio"]):focus-visible, [role="tab"]:focus-visible,
+[role="button"]:focus-visible, [role="slider"]:focus-visible, [tabindex]:focus-visible,
+[data-focus-visible="true"]:not(:has(:focus)), label:has(input:is([type="radio"], [type="checkbox"]):focus-visible) {{
+  outline: 2px solid {FOCUS} !important; outline-offset: 2px; box-shadow: none;
+}}
+input:focus-visible, textarea:focus-visible,
+[data-testid="stNumberInputContainer"] button:focus-visible {{ outline-offset: -2px; }}
+[data-testid="stRadio"] label:has(input[type="radio"]) {{ min-height: 24px; align-items: center; }}
+.stCode pre, .stCode code {{
+  white-space: pre-wrap !important; overflow-wrap: anywhere;
+}}
+.katex-display > .katex, .katex-display > .katex > .katex-html {{ white-space: normal; }}
+.katex-display .base {{ margin: 0.15em 0; }}
+.katex-display {{ overflow: visible !important; }}
 </style>
 """
 

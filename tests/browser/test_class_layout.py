@@ -4,6 +4,7 @@ least 18 px."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from urllib.parse import urlencode
 
@@ -11,6 +12,7 @@ import pytest
 from conftest import require_browser, screenshot, start_server, stop_server, wait_for_app, wait_for_layout
 
 from pages.classroom import class_panel, room_store
+from pages.classroom.rooms import RoomError
 
 pytestmark = [pytest.mark.browser]
 WIDTH, HEIGHT = 1280, 720
@@ -118,7 +120,17 @@ def test_the_projector_shows_phones_against_the_class_size_and_lets_the_extra_on
         screenshot(projector, "class_size_waiting_720")
         projector.get_by_role("button", name="Let 1 more in").click()
         phones[2].get_by_text("Waiting for the teacher").wait_for()
-        projector.get_by_text("3 of 2 phones joined").wait_for()
+        projector.get_by_text("3 phones joined (class of 2)").wait_for()
+        # A script pouring in phones (issue 32's flood): beyond the room's join rate they are turned
+        # away, and the projector says how many.
+        for i in range(65):  # more than two windows' worth: some are refused whatever the clock
+            try:
+                store.join(code, f"flood-{i:04d}-phone")
+            except RoomError:
+                pass
+        assert store.refused(code) >= 1 and store.joined(code) == 3
+        projector.get_by_text(re.compile(r"\d+ joins? turned away \(too many at once\)")).wait_for()
+        screenshot(projector, "class_size_flood_720")
         projector.get_by_role("button", name="Lock the room").click()
         projector.get_by_text("the room is locked").wait_for()
         phones[3].goto(f"{base}/join?room={code}")

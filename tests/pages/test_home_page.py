@@ -16,8 +16,10 @@ def test_every_page_is_linked_with_what_it_teaches():
     assert_no_exception(at)
     assert sorted(h.value for h in at.header) == sorted([*PAGES.values(), "Ready-made lessons"])
     links = at.get("page_link")
-    # A page link carries the page's URL path.
-    assert sorted(link.proto.page for link in links) == sorted(p[len("pages/") : -len(".py")] for p in PAGES)
+    # A page link carries the page's URL path: each lesson's, and the lessons to teach (issue 34).
+    assert sorted(link.proto.page for link in links) == sorted(
+        [*(p[len("pages/") : -len(".py")] for p in PAGES), "decks"]
+    )
     teaches = [m.value for m in at.markdown if m.value.startswith("**Teaches:**")]
     assert len(teaches) == len(PAGES)
 
