@@ -22,10 +22,9 @@ from conftest import (
     stop_server,
     wait_for_app,
 )
+from test_class_layout import teacher_page  # noqa: I001  (the tests folder is on the path)
 
 from pages.classroom import room_store
-
-from test_class_layout import teacher_page  # noqa: I001  (the tests folder is on the path)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
 WAIT = 60_000

@@ -32,7 +32,9 @@ def panels(page):
     page.wait_for_function(
         """sel => [...document.querySelectorAll(sel)]
                  .filter(c => c.querySelector('canvas, svg')).length >= 3""",
-        arg=CHARTS, timeout=60_000)
+        arg=CHARTS,
+        timeout=60_000,
+    )
     count = charts.count()
     assert count in (3, 4)
     return [charts.nth(i) for i in range(count - 3, count)]

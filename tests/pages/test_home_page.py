@@ -37,7 +37,12 @@ def test_every_ready_made_lesson_opens_from_the_home_page():
     assert_no_exception(at)
     first = decks.ready(name).slides[0]
     sent = [h.proto.body for h in at.get("html") if "location.assign" in h.proto.body]
-    assert len(sent) == 1 and f'"/{first.page}?' in sent[0] and f"deck={name}" in sent[0] and 'slide=1"' in sent[0]
+    assert (
+        len(sent) == 1
+        and f'"/{first.page}?' in sent[0]
+        and f"deck={name}" in sent[0]
+        and 'slide=1"' in sent[0]
+    )
 
 
 def test_the_source_the_caption_calls_wrong_is_flagged_on_its_page():
