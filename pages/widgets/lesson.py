@@ -281,7 +281,8 @@ def try_this(page: str, steps: Sequence[Step], expanded: bool = False) -> None:
         if not box.open:
             return
         for i, step in enumerate(steps, start=1):
-            st.markdown(f"**{i}. {step.title}**")
+            # A heading each (a screen reader's list of headings finds the steps; bold text is not one).
+            st.markdown(f"##### {i}. {step.title}")
             with st.container(horizontal=True, vertical_alignment="center", gap="medium"):
                 st.button(
                     "Set up this view",
@@ -292,7 +293,8 @@ def try_this(page: str, steps: Sequence[Step], expanded: bool = False) -> None:
                 )
                 # With a class open: the same, and the step's question sent to the phones.
                 _hook.ask_button(page, i, step, before=partial(_apply, page, i, step))
-                st.markdown(f"[Link to this view]({step_link(page, step.setup)})", width="content")
+                # Named by its step: six links all called "Link to this view" cannot be told apart.
+                st.markdown(f"[Link to this view (step {i})]({step_link(page, step.setup)})", width="content")
             if i == asked:
                 st.caption(":material/arrow_upward: Asked at the top of the page, above its figure.")
             else:
