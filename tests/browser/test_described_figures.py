@@ -241,3 +241,22 @@ def test_a_question_on_the_regions_keeps_their_classes_out_of_the_description(se
         text
     )
     assert names  # the legend names the classes; the description does not
+
+
+def test_the_map_draws_its_boundary_as_a_line_and_none_while_the_regions_are_hidden(server, browser_page):
+    """Issue 35, item 6: the regions' shades differ by 1.32:1, so colour alone told them apart; the
+    map draws the boundary between classes as an ink line (WCAG 1.4.1, 1.4.11), and none while a
+    question hides the regions."""
+    page = browser_page
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{server}/knn?" + urlencode({"knn_data": "Moons", "knn_k": 5}))
+    wait_for_app(page, timeout=120_000)
+    root = player(page, ".knn")
+    page.wait_for_function(
+        "() => { const h = [...document.querySelectorAll('*')].find((e) => e.shadowRoot && e.shadowRoot.querySelector('.knn'));"
+        " const r = h && h.shadowRoot.querySelector('.knn'); return r && Number(r.dataset.boundary) > 0; }",
+        timeout=60_000,
+    )
+    edges = int(root.evaluate("(r) => r.dataset.boundary"))
+    assert edges > 20, edges  # two moons: a boundary runs across the map
+    screenshot(page, "knn-boundary-line")
