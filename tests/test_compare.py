@@ -285,3 +285,17 @@ def test_a_panel_hides_the_trees_leaves_and_scores_in_words():
     assert (
         compare.scores(fitted) == f"{fitted.train_accuracy:.0%} training, {fitted.test_accuracy:.0%} held out"
     )
+
+
+def test_regions_png_draws_the_boundary_as_a_thin_ink_line():
+    """Issue 35: /compare's region shades alone told the classes apart; with ``boundary`` each
+    cell is BOUNDARY_SCALE pixels and an ink line runs where the class changes, nowhere else."""
+    from classic.viz.theme import INK
+
+    regions = np.zeros((6, 6), dtype=np.uint8)
+    regions[:, 3:] = 1  # class 1 on the right half: one vertical boundary
+    image = np.asarray(Image.open(io.BytesIO(draw.regions_png(regions, 2, boundary=True))).convert("RGB"))
+    s = draw.BOUNDARY_SCALE
+    assert image.shape == (6 * s, 6 * s, 3)
+    ink = np.all(image == np.round(255 * np.array(rgb(INK))), axis=2)
+    assert ink[:, 3 * s].all() and ink.sum() == 6 * s  # the one column where the class changes

@@ -28,14 +28,28 @@ def region_colors(n_classes: int) -> list[str]:
     return [light(class_color(c), REGION_WHITE) for c in range(n_classes)]
 
 
-def regions_png(regions: np.ndarray, n_classes: int) -> bytes:
+BOUNDARY_SCALE = 4  # pixels a grid cell, so that the boundary is a thin line, not a cell wide
+
+
+def regions_png(regions: np.ndarray, n_classes: int, boundary: bool = False) -> bytes:
     """A (rows × columns) grid of class indices, row 0 at the lowest x₂, as PNG bytes.
 
-    The image's top row is the grid's last (highest x₂), as on a plot. An 8-bit RGB PNG:
-    signature, IHDR, one zlib-compressed IDAT (each row prefixed by filter type 0), IEND.
+    The image's top row is the grid's last (highest x₂), as on a plot. ``boundary``: each cell
+    drawn ``BOUNDARY_SCALE`` pixels a side, with an ink line where the class changes (the
+    regions' light shades alone differ too little to tell them apart: WCAG 1.4.1, 1.4.11). An
+    8-bit RGB PNG: signature, IHDR, one zlib-compressed IDAT (each row prefixed by filter type
+    0), IEND.
     """
     palette = np.array([[round(255 * v) for v in rgb(c)] for c in region_colors(n_classes)], dtype=np.uint8)
-    pixels = palette[np.asarray(regions, dtype=np.intp)[::-1]]
+    grid = np.asarray(regions, dtype=np.intp)[::-1]
+    if boundary:
+        grid = np.repeat(np.repeat(grid, BOUNDARY_SCALE, axis=0), BOUNDARY_SCALE, axis=1)
+    pixels = palette[grid]
+    if boundary:
+        edge = np.zeros(grid.shape, dtype=bool)
+        edge[:, 1:] |= grid[:, 1:] != grid[:, :-1]
+        edge[1:, :] |= grid[1:, :] != grid[:-1, :]
+        pixels[edge] = [round(255 * v) for v in rgb(INK)]
     height, width = pixels.shape[:2]
     raw = np.concatenate([np.zeros((height, 1), np.uint8), pixels.reshape(height, -1)], axis=1).tobytes()
 
@@ -114,7 +128,7 @@ def panel_spec(
     layers = []
     if regions is not None:
         side = int(round(np.sqrt(np.size(regions))))
-        png = regions_png(np.reshape(regions, (side, side)), n)
+        png = regions_png(np.reshape(regions, (side, side)), n, boundary=True)
         url = "data:image/png;base64," + base64.b64encode(png).decode()
         layers.append(
             {
