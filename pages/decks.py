@@ -4,6 +4,7 @@ to my lesson" on any lesson page adds a slide; here you reorder, retitle and rem
 the lesson as a file and open one, and print the handout and its answer key."""
 
 import time
+import zlib
 
 import streamlit as st
 
@@ -65,8 +66,11 @@ for name in decks.READY:
                       icon=":material/edit:")  # fmt: skip
 
 st.header("Your lesson")
-if note := st.session_state.pop("decks_note", None):
+if note := st.session_state.get("decks_note"):
     st.success(note, icon=":material/check:")
+    if not player.writing():  # kept through the rerun the browser's answer makes
+        st.session_state.pop("decks_note", None)
+player.need_mine()  # the browser says the lesson it keeps before the page is drawn
 mine = player.mine()
 
 
@@ -90,13 +94,13 @@ with st.expander("Open a lesson file", icon=":material/upload_file:", expanded=m
         "A lesson saved from this page (JSON, at most 256 KiB)", type=["json"], key="decks_upload",
         on_change=_open_file, max_upload_size=1,
     )  # fmt: skip
-    if error := st.session_state.pop("decks_error", None):
-        st.error(escape_markdown(error), icon=":material/error:")
     st.button(
         "Start a new, empty lesson", key="decks_new", icon=":material/add:",
         on_click=lambda: player.keep(decks.empty("My lesson")),
     )  # fmt: skip
 
+if error := st.session_state.pop("decks_error", None):  # outside the expander: seen even if it folds
+    st.error(escape_markdown(error), icon=":material/error:")
 if mine is None:
     st.info(
         "No lesson of your own yet: press “Add this view to my lesson” in the sidebar of any lesson page, "
@@ -121,8 +125,15 @@ def _retitle_deck() -> None:
     _change(lambda d: decks.Deck(title.strip() or d.title, d.about, d.slides))
 
 
-def _retitle(i: int) -> None:
-    _change(decks.retitle, i, st.session_state.get(f"decks_slide_title_{i}") or "")
+def _retitle(i: int, key: str) -> None:
+    _change(decks.retitle, i, st.session_state.get(key) or "")
+
+
+def _title_key(i: int, slide: decks.Slide) -> str:
+    # Keyed by the slide as well as its place: a box keeps its text when its default changes, so
+    # after a move it would show the title of the slide that was there before.
+    kept = repr((slide.title, slide.page, tuple(slide.view.items())))
+    return f"decks_slide_title_{i}_{zlib.crc32(kept.encode())}"
 
 
 st.text_input("Title", mine.title, key="decks_title", on_change=_retitle_deck, max_chars=decks.MAX_TITLE)
@@ -133,9 +144,10 @@ if not mine.slides:
 for i, slide in enumerate(mine.slides):
     with st.container(border=True, key=f"decks_slide_{i}"):
         with st.container(horizontal=True, vertical_alignment="bottom"):
+            title_key = _title_key(i, slide)
             st.text_input(
-                f"Slide {i + 1} ({_page_title(slide)})", slide.title, key=f"decks_slide_title_{i}",
-                on_change=_retitle, args=(i,), max_chars=decks.MAX_TITLE,
+                f"Slide {i + 1} ({_page_title(slide)})", slide.title, key=title_key,
+                on_change=_retitle, args=(i, title_key), max_chars=decks.MAX_TITLE,
             )  # fmt: skip
             st.button("Up", key=f"decks_up_{i}", icon=":material/arrow_upward:", disabled=i == 0,
                       on_click=_change, args=(decks.move, i, i - 1))  # fmt: skip

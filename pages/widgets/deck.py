@@ -72,21 +72,30 @@ def keep(deck: decks.Deck | None) -> None:
     st.session_state[_WRITE] = "" if deck is None or not deck.slides else decks.dumps(deck)
 
 
-def sync() -> None:
+def writing() -> bool:
+    """Whether the browser has yet to say back the deck it was given (its answer reruns the page:
+    a note about the change stays until then)."""
+    return _WRITE in st.session_state
+
+
+def known() -> bool:
+    """Whether this session knows the browser's own deck (or that it keeps none)."""
+    return _KEPT in st.session_state
+
+
+def sync(quiet: bool = True) -> None:
     """Read the browser's deck once a session, and write it when it changed (app.py, every run
-    of a teacher's page): a frameless component, in the sidebar's foot."""
+    of a teacher's page: a frameless component in the sidebar). ``quiet``: a browser keeping no
+    deck says nothing (no rerun for the many who have none); a page that needs the answer (your
+    lesson, a slide of it) asks it to say even that."""
     write = st.session_state.get(_WRITE)
-    if write is None and _KEPT in st.session_state:
+    if write is None and known():
         return
     with st.sidebar:
         said = remembered.remembered(
-            _MEMORY,
-            "deck_memory",
-            write=write or None,
-            forget=write == "",
-            quiet=write is None,
+            _MEMORY, "deck_memory", write=write or None, forget=write == "", quiet=quiet and write is None,
             limit=decks.MAX_BYTES,
-        )
+        )  # fmt: skip
     if write is not None:
         if said == write or (write == "" and said == ""):
             st.session_state.pop(_WRITE, None)
@@ -100,6 +109,17 @@ def sync() -> None:
         st.session_state[_NOTE] = f"The lesson this browser kept could not be read: {error}"
 
 
+def need_mine() -> None:
+    """Before a page that shows the browser's own deck: wait for the browser to say it (one
+    short run, "Opening your lesson…"), so the page is drawn with it, never without it first."""
+    if known():
+        return
+    sync(quiet=False)
+    if not known():
+        st.caption("Opening your lesson…")
+        st.stop()
+
+
 # ---- playing a deck --------------------------------------------------------------------------
 
 
@@ -109,6 +129,7 @@ def playing() -> tuple[str, decks.Deck, int] | None:
     if not name or not at or not at.isdigit():
         return None
     if name == MINE:
+        need_mine()
         deck = mine()
     elif name == CLASS:
         kept = lesson.class_hook().kept_deck()
@@ -280,8 +301,10 @@ def add_button(page_path: str) -> None:
         icon=":material/slideshow:",
         help="Lessons to teach: edit your lesson, play it, print its handout; the ready-made lessons.",
     )
-    if note := st.session_state.pop(_NOTE, None):
+    if note := st.session_state.get(_NOTE):
         st.sidebar.info(note, icon=":material/info:")
+        if not writing():
+            st.session_state.pop(_NOTE, None)
 
 
 def _asked_question(page: str) -> decks.Question | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import secrets
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -192,7 +193,11 @@ def add_step(page: str, step: Step, what: str, root: int | None = None, question
         return None
     own = len(st.session_state.get(f"{page}_try_steps", ()))
     i = own + len(extras) + 1
-    extras.append(Extra(step, f"{page}.{i}.{what}{len(extras) + 1}", root, question))
+    # A random tag: every page load is a new session, whose first made question would otherwise
+    # take the id the last session's did (a deck's slides are page loads), and the class's report
+    # would read two questions as one.
+    tag = secrets.token_hex(3)
+    extras.append(Extra(step, f"{page}.{i}.{what}{len(extras) + 1}-{tag}", root, question))
     return i
 
 
