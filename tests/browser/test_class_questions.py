@@ -172,3 +172,34 @@ def test_a_number_question_a_timed_question_and_a_question_about_the_view(browse
         for context in contexts:
             context.close()
         store.close()
+
+
+def test_a_phone_answers_by_keyboard_alone(browser, class_server):
+    """Issue 35's done-when: a class question answered on the phone with the keyboard only (Tab
+    to a choice, Enter), the new question said in the page's live region first."""
+    from pages.classroom.rooms import Question
+
+    base, folder = class_server
+    store = room_store.open_store(url="", directory=folder)
+    code, key = store.open_room()
+    context, phone = phone_tab(browser, base, code)
+    try:
+        asked = Question("knn.1", "Which way does the boundary run?", ("Across", "Up and down"), 1, "Look.")
+        store.ask(code, key, asked)
+        phone.get_by_test_id("class-question").filter(has_text="Which way does the boundary run?").wait_for()
+        for _ in range(30):  # Tab until the right choice has the focus: no click, no tap
+            phone.keyboard.press("Tab")
+            if phone.evaluate(
+                "() => (document.activeElement && document.activeElement.innerText || '').trim()"
+            ) == ("Up and down"):
+                break
+        else:
+            raise AssertionError("Tab never reached the choice")
+        phone.keyboard.press("Enter")
+        phone.get_by_text("Your answer: Up and down").wait_for()
+        until(lambda: store.counts(code, 1) == (0, 1), "the answer stored")
+        store.reveal(code, key)
+        phone.get_by_text("Right! The answer is").wait_for()
+    finally:
+        context.close()
+        store.close()
