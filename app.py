@@ -64,15 +64,6 @@ if __name__ == "__main__":  # Streamlit runs this file as the script of every pa
     url.record_link()
     present.toggle()
     teaching = page.url_path != class_view.PHONE_PAGE  # a teacher's controls, never on the phones' page
-    if teaching:
-        class_panel.take_link()
-        if page.url_path not in (
-            class_view.REVIEW_PAGE,
-            class_view.REPORT_PAGE,
-        ):  # the teacher's own device: no join card
-            class_panel.card(page.url_path)
-        deck.bar(page.url_path)  # a prepared lesson playing: its slide, Previous / Next, its questions
-    lesson.step_slot()  # the top of the page, for the "Try this" step just set up
 
     def below_the_page() -> None:
         """After every page's widgets: the teacher's class controls, below the page's own in the
@@ -84,7 +75,16 @@ if __name__ == "__main__":  # Streamlit runs this file as the script of every pa
             deck.sync()  # the browser's own lesson, read once and written when it changes
         url.note_ignored_params()
 
-    url.at_the_end(below_the_page)  # a page that stops early runs it before st.stop
+    url.at_the_end(below_the_page)  # a page (or the slide bar) that stops early runs it before st.stop
+    if teaching:
+        class_panel.take_link()
+        if page.url_path not in (
+            class_view.REVIEW_PAGE,
+            class_view.REPORT_PAGE,
+        ):  # the teacher's own device: no join card
+            class_panel.card(page.url_path)
+        deck.bar(page.url_path)  # a prepared lesson playing: its slide, Previous / Next, its questions
+    lesson.step_slot()  # the top of the page, for the "Try this" step just set up
     page.run()
     below_the_page()
 else:  # `streamlit run app.py` imports this file as the server: warm the lessons, then serve

@@ -24,6 +24,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from classic.lessons import Lesson, Step, decks, lesson_of
+from pages.server import url
 from pages.widgets import lesson, present, remembered
 
 DECK_PARAM, SLIDE_PARAM = "deck", "slide"
@@ -34,6 +35,7 @@ _KEPT = "_deck_mine"  # this session's copy of it: a Deck, or None once the brow
 _WRITE = "_deck_write"  # the deck (JSON) for the browser to keep, until it says it back
 _GO = "_deck_go"  # the link this run sends the browser to (a slide)
 _NOTE = "_deck_note"
+_NEED = "_deck_need"  # a page waits for the browser's own deck
 _ARRIVED = "_deck_arrived"  # (deck, slide) whose first question this session has set up
 _DEFAULT_TITLE = "My lesson"
 
@@ -83,12 +85,13 @@ def known() -> bool:
     return _KEPT in st.session_state
 
 
-def sync(quiet: bool = True) -> None:
-    """Read the browser's deck once a session, and write it when it changed (app.py, every run
-    of a teacher's page: a frameless component in the sidebar). ``quiet``: a browser keeping no
-    deck says nothing (no rerun for the many who have none); a page that needs the answer (your
-    lesson, a slide of it) asks it to say even that."""
+def sync() -> None:
+    """Read the browser's deck once a session, and write it when it changed (app.py, after every
+    run of a teacher's page: a frameless component in the sidebar). A browser keeping no deck
+    says nothing (no rerun for the many who have none), unless a page needs the answer (your
+    lesson, a slide of it: ``need_mine``), which is drawn again once it has come."""
     write = st.session_state.get(_WRITE)
+    quiet = not st.session_state.get(_NEED, False)
     if write is None and known():
         return
     with st.sidebar:
@@ -107,17 +110,19 @@ def sync(quiet: bool = True) -> None:
     except decks.DeckError as error:
         st.session_state[_KEPT] = None
         st.session_state[_NOTE] = f"The lesson this browser kept could not be read: {error}"
+    if st.session_state.pop(_NEED, False):
+        st.rerun()  # the page that waited for it, drawn with it
 
 
 def need_mine() -> None:
     """Before a page that shows the browser's own deck: wait for the browser to say it (one
-    short run, "Opening your lesson…"), so the page is drawn with it, never without it first."""
+    short run, "Opening your lesson…", the sidebar's controls still there), so the page is drawn
+    with it, never without it first. The run's ``sync`` asks the browser to say even "none"."""
     if known():
         return
-    sync(quiet=False)
-    if not known():
-        st.caption("Opening your lesson…")
-        st.stop()
+    st.session_state[_NEED] = True
+    st.caption("Opening your lesson…")
+    url.stop()
 
 
 # ---- playing a deck --------------------------------------------------------------------------
