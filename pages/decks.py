@@ -174,6 +174,10 @@ if mine.slides:
         )  # fmt: skip
         paper = st.radio("Paper", ["A4", "Letter"], horizontal=True, key="decks_paper")
 
+    # A button per paper and lesson: the file is made when it is pressed, by the function the
+    # button was first given (a Letter press once made the A4 file the button began with).
+    made_for = f"{paper}_{zlib.crc32(decks.dumps(mine).encode())}"
+
     def _pdf(which: str) -> bytes:
         from classic.viz import handout
 
@@ -186,11 +190,11 @@ if mine.slides:
     with st.container(horizontal=True):
         st.download_button(
             "Handout (PDF)", lambda: _pdf("handout"), file_name=f"lesson-handout-{paper}.pdf",
-            mime="application/pdf", icon=":material/print:", on_click="ignore", key="decks_handout",
+            mime="application/pdf", icon=":material/print:", on_click="ignore", key=f"decks_handout_{made_for}",
         )  # fmt: skip
         st.download_button(
             "Answer key (PDF)", lambda: _pdf("key"), file_name=f"lesson-answer-key-{paper}.pdf",
-            mime="application/pdf", icon=":material/key:", on_click="ignore", key="decks_key",
+            mime="application/pdf", icon=":material/key:", on_click="ignore", key=f"decks_key_{made_for}",
         )  # fmt: skip
     st.caption(
         "The handout shows each slide's data and questions with room to write, never an answer; the key "

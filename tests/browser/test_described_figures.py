@@ -234,6 +234,13 @@ def test_a_question_on_the_regions_keeps_their_classes_out_of_the_description(se
         " const r = h && h.shadowRoot.querySelector('.knn'); return r && r.dataset.hidden.includes('regions') && r.dataset.described; }",
         timeout=30_000,
     )
+    # The description is rewritten once the map rests (400 ms after the hidden parts arrive).
+    page.wait_for_function(
+        "() => { const h = [...document.querySelectorAll('*')].find((e) => e.shadowRoot && e.shadowRoot.querySelector('.knn'));"
+        " const d = h && h.shadowRoot.querySelector('.knn .described');"
+        " return d && d.textContent.includes('hidden until the answer is revealed'); }",
+        timeout=30_000,
+    )
     text = described(page)
     names = root.evaluate("(r) => r.querySelector('.legend').textContent")
     assert "hidden until the answer is revealed" in text, text
