@@ -10,7 +10,7 @@ predict-then-reveal steps, each answered by running the classifiers, each naming
 the page (``PARTS``) and the texts that would give its answer away before the reveal. The algorithms (the split,
 the fits, the grid) are in :mod:`classic.compare`.
 
-For peer instruction (issue 33): ``SAME_KIND`` makes each step anew on other settings (a seed, a
+For peer instruction: ``SAME_KIND`` makes each step anew on other settings (a seed, a
 size, k, a depth, a data set), and ``VIEW_QUESTIONS`` ask about the view on screen, which the page
 hands over as ``view_of`` builds it (its keys: ``VIEW``); ``random_view`` makes one for the tests.
 """
@@ -323,7 +323,7 @@ def questions() -> list[Question]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Peer instruction: a question of the same kind, and "Ask about this view" (issue 33)
+# Peer instruction: a question of the same kind, and "Ask about this view"
 # ---------------------------------------------------------------------------------------------
 
 WHO = tuple(LABELS[name] for name in NAMES)

@@ -1,5 +1,5 @@
 """Decks: lessons a teacher prepares, an ordered list of slides, each a view of a lesson page
-(its link values) with the questions to ask there (issue #34, the library half).
+(its link values) with the questions to ask there.
 
 A deck is a small JSON file (schema version 1, ``FORMAT``): ``load`` checks everything in it and
 returns the whole :class:`Deck` or raises :class:`DeckError` with one message naming where the

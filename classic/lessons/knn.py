@@ -461,7 +461,7 @@ def pruning_note(measured: int, pruned: int, n: int, k: int, scaled: bool) -> st
 
 
 # ---------------------------------------------------------------------------------------------
-# Peer instruction (issue #33): a question of the same kind as each "Try this" step (``SAME_KIND``,
+# Peer instruction: a question of the same kind as each "Try this" step (``SAME_KIND``,
 # in the steps' order) and questions about the view on the screen (``VIEW_QUESTIONS``). Every
 # answer is the library's; a maker draws again when its draw has no clear answer.
 # ---------------------------------------------------------------------------------------------

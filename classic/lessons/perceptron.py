@@ -16,7 +16,7 @@
   (``try_this_steps``), every answer computed by the library. Each step names the parts of the
   page that would give its answer away (``hides``) and the texts that do (``tells``): while it is
   asked the page leaves them out, and the player plays the first pass only (``HELD``).
-- Peer instruction (issue #33): ``SAME_KIND``, one maker per step that asks it anew on other data,
+- Peer instruction: ``SAME_KIND``, one maker per step that asks it anew on other data,
   seeds or passes; ``VIEW_QUESTIONS``, "Ask about this view" on the view the page builds (``VIEW``
   says its keys; ``random_view`` makes one for the tests).
 """

@@ -1,4 +1,4 @@
-"""The figures described in words, for a reader who cannot see them (issue 35, WCAG 1.1.1).
+"""The figures described in words, for a reader who cannot see them (WCAG 1.1.1).
 
 ``map_description`` describes a k-NN decision map from the winners of its cells: each class's
 share of the map, where the boundary runs (by ninths: the top left … the bottom right) and how

@@ -28,7 +28,7 @@ _FONTS = {
     "text": ("fontSize",),
 }
 
-# Always on, WCAG 2.2 AA (issue #35; tests/browser/test_accessibility.py):
+# Always on, WCAG 2.2 AA (tests/browser/test_accessibility.py):
 # - Streamlit's faded grey for captions and disabled labels fails 4.5:1 contrast (1.4.3), and so
 #   does a selected segmented control's red on its pink (4.2:1).
 # - A keyboard focus draws a 2 px ring in FOCUS, ≥ 4.8:1 on the paper and on the sidebar (1.4.11,
