@@ -174,7 +174,9 @@ def go(link: str) -> None:
 
 def bar(page_path: str) -> None:
     """The slide bar at the top of the page while a deck plays (app.py, before the page)."""
-    target = st.session_state.pop(_GO, None)
+    # Kept, not popped: a rerun (the browser's storage saying a value back) can stop this run
+    # before the script reaches the browser; the page load that follows is a new session.
+    target = st.session_state.get(_GO)
     if target is not None:  # a slide is a link: the browser loads it
         st.html(
             f"<script>window.location.assign({json.dumps(target)});</script>", unsafe_allow_javascript=True

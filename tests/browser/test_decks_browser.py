@@ -197,6 +197,7 @@ def test_a_ready_made_deck_plays_end_to_end_with_a_class(browser, class_server, 
                 if i == 1 and j == 0:
                     screenshot(projector, f"deck_{name}_projector_counted")
                 reveal = projector.locator('[class*="_class_reveal"] button')
+                idle(projector)  # a click on a page still drawing can land where the button was
                 reveal.click()
                 until(lambda: store.current(code).revealed, f"slide {i}, question {j + 1} revealed")
                 for phone, right, value in zip(phones, (True, False), sent, strict=True):
@@ -214,9 +215,15 @@ def test_a_ready_made_deck_plays_end_to_end_with_a_class(browser, class_server, 
                 if i == 1:  # a presenter's clicker: PageDown on the page, no click
                     idle(projector)
                     projector.locator("body").press("PageDown")
-                else:
+                else:  # on a settled page: the reveal's answer moves what is below it
+                    idle(projector)
                     projector.locator(".st-key-deck_next").get_by_role("button").click()
-                projector.wait_for_url(re.compile(rf"[?&]slide={i + 1}(&|$)"), timeout=WAIT)
+                try:
+                    projector.wait_for_url(re.compile(rf"[?&]slide={i + 1}(&|$)"), timeout=WAIT)
+                except Exception as error:  # say where it stopped, with what the hall saw
+                    screenshot(projector, f"deck_{name}_stuck_at_{i}")
+                    how = "PageDown" if i == 1 else "Next"
+                    raise AssertionError(f"{how} on slide {i} went nowhere: {projector.url}") from error
         assert projector.locator(".st-key-deck_next").get_by_role("button").is_disabled()
         screenshot(projector, f"deck_{name}_projector_last")
 
