@@ -54,6 +54,11 @@ function themeVariables(root, colours) {
   for (const [name, value] of Object.entries(colours)) root.style.setProperty("--" + name, value);
 }
 
+// The reader's system asks for reduced motion (prefers-reduced-motion): nothing may move unasked.
+function reducedMotion() {
+  return Boolean(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+}
+
 // ---- the play loop: the same in every player -------------------------------------------------
 // Playing follows the browser's clock at the speed control's value (frames a second): a slow
 // frame is skipped, never queued, so the pace stays true whatever the machine. Play at the end
@@ -66,6 +71,11 @@ const PAUSE_LOOK = '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 5h4v
 function playLoop(options) {
   const { root, button, speed, speedText } = options;
   const loop = { playing: false, startTime: 0, startFrame: 0 };
+  // Asked for less motion, the player never starts by itself (loop.autoplay); Play still plays.
+  if (reducedMotion()) {
+    button.title += ". Plays only when you press Play";
+    root.dataset.motion = "reduced";
+  }
   const look = () => {
     button.innerHTML = loop.playing ? PAUSE_LOOK : PLAY_LOOK;
     root.dataset.playing = loop.playing ? "yes" : "no";
@@ -81,6 +91,7 @@ function playLoop(options) {
     look();
   };
   loop.toggle = () => (loop.playing ? loop.pause() : loop.play());
+  loop.autoplay = () => { if (!reducedMotion()) loop.play(); };  // the page's choice, not the reader's
   loop.showSpeed = () => { if (speedText) speedText.textContent = speed.value + "/s"; };
   const tick = (now) => {
     if (!root.isConnected) return;
