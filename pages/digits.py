@@ -89,11 +89,6 @@ if draw_tab.open:
         width = max(size, 16 * cell + 40) if keyboard else size
         # The grid (16 cells of 24 px at least) needs the room a projector's canvas has: it gets its layout.
         columns = st.columns([width + 30, 450] if projector or keyboard else [width + 30, 250, 300])
-        # Every column starts level with the canvas, below its toolbar's room (undo, clear show
-        # above it, not on it): a step set up here scrolls the canvas to just under the question,
-        # and what the page says beside the canvas stays in view.
-        for column in columns if not keyboard else ():
-            column.space(view.TOOLBAR_ROOM)
         if projector or keyboard:  # the answer above what the classifier sees and the vote, side by side
             left, right = columns
             if projector:

@@ -16,9 +16,6 @@ import numpy as np
 from classic.viz.theme import ACCENT, FOCUS, GRID, INK, MARKERS, PALETTE, PLAYER_MARKERS, TEXT, light, rgb
 
 WHITE = (1.0, 1.0, 1.0)
-# Room above the canvas for its toolbar, which shows above the canvas when the pointer is on it:
-# the toolbar is 2.9rem tall and ends 0.25rem into the canvas; the column's gap adds 1rem.
-TOOLBAR_ROOM = "medium"  # 2.5rem
 # The drawing canvas: ink in its alpha channel on a transparent background, sent on every stroke.
 CANVAS = {
     "stroke_color": INK,

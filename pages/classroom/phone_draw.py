@@ -64,19 +64,22 @@ def phone(view_now: PhoneView, send: Callable[[np.ndarray], Any]) -> None:
 
     sheet = st.session_state.setdefault(_SHEET, Sheet(view_now.round, view_now.round))
     sheet.show(view_now.round)
-    st.html(canvas.TOOLBAR_ABOVE, unsafe_allow_javascript=True)
-    st.space(view.TOOLBAR_ROOM)  # the canvas's toolbar (undo, clear) shows above it, not on it
+    st.html(canvas.CANVAS_STYLES, unsafe_allow_javascript=True)  # the component's own toolbar hidden
+    strokes = canvas.pad("phone", sheet.key)  # Undo and Redo, for this clean canvas
     shown = guard.guarded_component(
         lambda: st_canvas(
             stroke_width=PHONE_PEN,
             height=PHONE_CANVAS,
             width=PHONE_CANVAS,
+            initial_drawing=strokes.initial(None),
             key=sheet.key,
             **view.CANVAS,
         ),
         "the canvas",
     )
-    image, _, refused = guard.drawing(shown, PHONE_CANVAS)  # size and type checked before decoding
+    image, json_data, refused = guard.drawing(shown, PHONE_CANVAS)  # size and type checked before decoding
+    strokes.see(json_data)  # its objects checked before they can go back to the canvas
+    canvas.buttons(strokes, "class_draw_strokes")  # Clear stays beside Send, below
     read = digits.read_drawing(image)
     sheet.inked = read.status != "empty"
     if refused:
@@ -91,7 +94,7 @@ def phone(view_now: PhoneView, send: Callable[[np.ndarray], Any]) -> None:
             width="stretch",
             disabled=not read.ok,
         )
-        # The toolbar's own clear shows on hover, which a phone does not have.
+        # A new key: a clean canvas (and a new Pad, nothing to undo).
         st.button(
             "Clear",
             key=f"class_draw_clear_{view_now.round}",
