@@ -41,6 +41,13 @@ _FONTS = {
 # - Code and display formulas wrap rather than scroll sideways: a scrolling box must take focus
 #   to be read by keyboard (2.1.1), and CSS cannot give it a tabindex. A formula wraps between
 #   its terms; a term wider than the column (none at 1280 px) overflows visibly, never hidden.
+# - A collapsed sidebar (Streamlit 1.67 marks it data-collapsed; narrow windows start so) slides
+#   off-screen but keeps its controls focusable: hidden, they leave the Tab order (2.4.7, 2.4.11);
+#   every descendant too, as a help icon sets its own visibility.
+#   Hiding waits for the 0.3 s slide-out to end; opening shows them at once.
+# - A chart of fixed width (the dual view's αᵢ) shrinks to its column in a narrow window instead
+#   of scrolling the page sideways (1.4.10 at 320 px): Vega's SVG scales whole by its viewBox,
+#   labels with their points, and its pointer targets stay the browser's own.
 BASE_CSS = f"""
 <style>
 [data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p,
@@ -63,6 +70,12 @@ input:focus-visible, textarea:focus-visible,
 .katex-display > .katex, .katex-display > .katex > .katex-html {{ white-space: normal; }}
 .katex-display .base {{ margin: 0.15em 0; }}
 .katex-display {{ overflow: visible !important; }}
+[data-testid="stSidebar"][data-collapsed="true"] [data-testid="stSidebarContent"],
+[data-testid="stSidebar"][data-collapsed="true"] [data-testid="stSidebarContent"] * {{
+  visibility: hidden !important; transition: visibility 0s linear 0.5s;
+}}
+[data-testid="stVegaLiteChart"] {{ max-width: 100%; }}
+[data-testid="stVegaLiteChart"] > svg.marks {{ max-width: 100%; height: auto; }}
 </style>
 """
 
