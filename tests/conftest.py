@@ -454,6 +454,27 @@ def evaluate_with_timeout(target, js: str, arg=None, ms: float = 20_000, what: s
     return target.evaluate(wrapper, arg)
 
 
+PLAYER_ORIGIN = "http://player.invalid"  # pages served by the test itself: nothing leaves the machine
+
+
+def serve_alone(page, files: dict[str, tuple[str, str]], ready: str) -> None:
+    """Serve ``files`` ({path: (content type, body)}) at PLAYER_ORIGIN to ``page``, open "/" and
+    wait (bounded) until the page's module has set ``window[ready]``: a player tried without the app."""
+
+    def serve(route):
+        kind, body = files[route.request.url.removeprefix(PLAYER_ORIGIN)]
+        route.fulfill(status=200, content_type=kind, body=body)
+
+    page.route(f"{PLAYER_ORIGIN}/**", serve)
+    page.goto(f"{PLAYER_ORIGIN}/")
+    evaluate_with_timeout(
+        page,
+        "(name) => new Promise((done) => { const t = setInterval(() => { if (window[name]) { clearInterval(t); done(); } }, 20); })",
+        ready,
+        what="the player's module to load",
+    )
+
+
 def assert_no_exception_box(page) -> None:
     """Fail if Streamlit shows an exception box anywhere on the page."""
     boxes = page.locator('[data-testid="stException"]')

@@ -9,15 +9,13 @@ module, with ``tests/knn_mirror.mjs``'s jobs beside it.
 """
 
 import pytest
-from conftest import ROOT, evaluate_with_timeout, new_context, require_browser
+from conftest import ROOT, new_context, require_browser, serve_alone
 from test_player_mirror_node import METRIC_CASES, check_distance, check_tables, check_vote
 
 from classic import knn
 from pages.widgets.players import player_source
 
 pytestmark = pytest.mark.browser
-
-ORIGIN = "http://player.invalid"  # served by the test itself: nothing leaves the machine
 
 
 @pytest.fixture(scope="module")
@@ -40,17 +38,7 @@ def chromium(browser):
     with new_context(browser) as context:
         page = context.new_page()
 
-        def serve(route):
-            kind, body = files[route.request.url.removeprefix(ORIGIN)]
-            route.fulfill(status=200, content_type=kind, body=body)
-
-        page.route(f"{ORIGIN}/**", serve)
-        page.goto(f"{ORIGIN}/")
-        evaluate_with_timeout(
-            page,
-            "() => new Promise((done) => { const t = setInterval(() => { if (window.run) { clearInterval(t); done(); } }, 20); })",
-            what="the player's module to load",
-        )
+        serve_alone(page, files, "run")
 
         def run(job, *args):
             return page.evaluate("(call) => window.run(call)", [job, *args])

@@ -24,6 +24,7 @@ from conftest import (
     new_context,
     player,
     screenshot,
+    serve_alone,
     wait_for_app,
     wait_for_layout,
 )
@@ -34,8 +35,6 @@ from classic.viz import perceptron as perceptron_view
 from pages.widgets.players import player_source
 
 pytestmark = pytest.mark.browser
-
-ORIGIN = "http://players.invalid"  # served by the test itself: nothing leaves the machine
 
 
 def perceptron_data() -> dict:
@@ -60,17 +59,7 @@ def mount_alone(page, template: str, data: dict) -> None:
     )
     files = {"/": ("text/html", html), "/player.js": ("text/javascript", source["js"])}
 
-    def serve(route):
-        kind, body = files[route.request.url.removeprefix(ORIGIN)]
-        route.fulfill(status=200, content_type=kind, body=body)
-
-    page.route(f"{ORIGIN}/**", serve)
-    page.goto(f"{ORIGIN}/")
-    evaluate_with_timeout(
-        page,
-        "() => new Promise((done) => { const t = setInterval(() => { if (window.mount) { clearInterval(t); done(); } }, 20); })",
-        what="the player's module to load",
-    )
+    serve_alone(page, files, "mount")
     page.evaluate(f"() => window.mount({json.dumps(data)})")
     page.locator(".pc[data-drawn]").wait_for(timeout=10_000)
 
